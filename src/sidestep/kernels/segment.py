@@ -1,0 +1,108 @@
+"""Point and disc queries against a segment: walls, polygon and box edges.
+
+A segment with a ``thickness`` (the wall article's collision distance) is a
+capsule; a disc of radius ``r`` against it is a point against the capsule of
+radius ``r + thickness``.
+"""
+import math
+
+from numba import njit
+
+from .circle import separation_point_circle, sweep_circle_circle
+
+
+@njit(cache=True)
+def closest_point_segment(px, py, ax, ay, bx, by):
+    """Closest point to ``p`` on segment ``ab``: returns ``(qx, qy)``.
+
+    Projects on the segment's own direction, so vertical walls need no special
+    case (the wall article's slope form ``y = m x + n`` breaks on them).
+    """
+    ex = bx - ax
+    ey = by - ay
+    ll = ex * ex + ey * ey
+    if ll == 0.0:
+        return ax, ay
+    f = ((px - ax) * ex + (py - ay) * ey) / ll
+    if f < 0.0:
+        f = 0.0
+    elif f > 1.0:
+        f = 1.0
+    return ax + f * ex, ay + f * ey
+
+
+@njit(cache=True)
+def separation_point_segment(px, py, ax, ay, bx, by, thickness):
+    """Signed separation of ``p`` from the capsule ``ab`` of ``thickness``.
+
+    Returns ``(separation, nx, ny, qx, qy)`` as
+    :func:`~sidestep.kernels.circle.separation_point_circle`; on the segment
+    itself the normal is the segment's left normal.
+    """
+    qx, qy = closest_point_segment(px, py, ax, ay, bx, by)
+    if px == qx and py == qy:
+        ex = bx - ax
+        ey = by - ay
+        ll = math.sqrt(ex * ex + ey * ey)
+        if ll > 0.0:
+            nx = -ey / ll
+            ny = ex / ll
+            return -thickness, nx, ny, qx + nx * thickness, qy + ny * thickness
+    return separation_point_circle(px, py, qx, qy, thickness)
+
+
+@njit(cache=True)
+def sweep_circle_segment(px, py, dx, dy, radius, ax, ay, bx, by):
+    """First contact of ``p + fraction * d`` with the capsule ``ab`` of ``radius``.
+
+    ``radius`` is the agent's radius plus the segment's thickness. Returns
+    ``(fraction, nx, ny)``, ``(inf, 0, 0)`` for a miss; a start inside or on
+    the capsule hits at 0 when moving inwards and misses when moving out.
+    """
+    sep, nx, ny, qx, qy = separation_point_segment(px, py, ax, ay, bx, by, radius)
+    if sep <= 0.0 and radius > 0.0:
+        if dx * nx + dy * ny < 0.0:
+            return 0.0, nx, ny
+        return math.inf, 0.0, 0.0
+    best = math.inf
+    bnx = 0.0
+    bny = 0.0
+    ex = bx - ax
+    ey = by - ay
+    length = math.sqrt(ex * ex + ey * ey)
+    if length > 0.0:
+        # 1. The long sides: the signed height h(fraction) = h0 + fraction * hd
+        #    above the segment's line reaches +-radius (Ericson 5.3.7, in 2D).
+        ux = ex / length
+        uy = ey / length
+        mx = -uy
+        my = ux
+        h0 = (px - ax) * mx + (py - ay) * my
+        hd = dx * mx + dy * my
+        side = 0.0
+        if h0 >= radius and hd < 0.0:
+            side = 1.0
+        elif h0 <= -radius and hd > 0.0:
+            side = -1.0
+        if side != 0.0:
+            fraction = (side * radius - h0) / hd
+            if fraction <= 1.0:
+                along = (px + fraction * dx - ax) * ux + (py + fraction * dy - ay) * uy
+                if along >= 0.0 and along <= length:
+                    best = fraction
+                    bnx = side * mx
+                    bny = side * my
+    # 2. The round ends; the capsule is the union of its side band and two
+    #    discs, so its first entry is the earliest entry into any of them.
+    fa, nax, nay = sweep_circle_circle(px, py, dx, dy, ax, ay, radius)
+    if fa < best:
+        best = fa
+        bnx = nax
+        bny = nay
+    if length > 0.0:
+        fb, nbx, nby = sweep_circle_circle(px, py, dx, dy, bx, by, radius)
+        if fb < best:
+            best = fb
+            bnx = nbx
+            bny = nby
+    return best, bnx, bny

@@ -1,0 +1,174 @@
+"""The packed obstacle arrays of a world and their broadphase, rebuilt lazily.
+
+Obstacles go in as validated arrays; :meth:`Store.pack` hands the kernels a
+:class:`~sidestep.kernels.world.WorldArrays` and rebuilds the broadphase only
+after obstacles were added (removal just clears the ``alive`` flag).
+"""
+import numpy as np
+
+from .kernels.index import Index, fill_index_boxes, fill_index_capsules
+from .kernels.world import WorldArrays
+
+FAMILIES = ("circle", "wall", "box", "polygon", "grid")
+
+#: Room (world units) added around each capsule when it is put in the cells
+#: it touches, so that rounding at a cell border never leaves it out.
+_INDEX_PAD = 1e-6
+
+
+class _Growable:
+    """A numpy array with amortised appends along its first axis."""
+
+    def __init__(self, shape_tail=(), dtype=np.float64):
+        self.data = np.empty((16,) + shape_tail, dtype=dtype)
+        self.size = 0
+
+    def extend(self, rows):
+        need = self.size + len(rows)
+        if need > len(self.data):
+            grown = np.empty((max(need, 2 * len(self.data)),) + self.data.shape[1:],
+                             dtype=self.data.dtype)
+            grown[:self.size] = self.data[:self.size]
+            self.data = grown
+        self.data[self.size:need] = rows
+        self.size = need
+
+    def view(self):
+        return self.data[:self.size]
+
+
+class Store:
+    """Obstacle arrays (structure of arrays) with stable integer ids."""
+
+    def __init__(self):
+        self.item_geometry = _Growable((5,))
+        self.item_owner = _Growable((), np.int64)
+        self.area_kind = _Growable((), np.int64)
+        self.area_owner = _Growable((), np.int64)
+        self.area_bounds = _Growable((4,))
+        self.area_ref = _Growable((2,), np.int64)
+        self.polygon_vertices = _Growable((2,))
+        self.grid_tables = []                # per grid: (rows, cols) uint8
+        self.grid_frame = _Growable((3,))    # cell_size, origin_x, origin_y
+        self.alive = _Growable((), np.uint8)
+        self.family = _Growable((), np.int8)
+        self.first_item = _Growable((), np.int64)
+        self.item_count = _Growable((), np.int64)
+        self.area_of = _Growable((), np.int64)
+        self._packed = None
+        self._grid_cells = np.zeros(0, dtype=np.uint8)
+        self._grid_shape = np.zeros((0, 3), dtype=np.int64)
+
+    # ------------------------------------------------------------------ adding
+    def add(self, family, items_per_obstacle, items, area=None, count=None):
+        """Append obstacles of one ``family``; returns their ids.
+
+        ``items (count * items_per_obstacle, 5)`` are their capsules in order
+        (``count`` defaults to ``len(items) // items_per_obstacle``); ``area``
+        is ``None`` or ``(kind (n,), bounds (n, 4), ref (n, 2))``.
+        """
+        n = count if count is not None else len(items) // items_per_obstacle
+        first_id = self.alive.size
+        ids = np.arange(first_id, first_id + n, dtype=np.int64)
+        first = self.item_geometry.size
+        self.item_geometry.extend(items)
+        self.item_owner.extend(np.repeat(ids, items_per_obstacle))
+        self.alive.extend(np.ones(n, dtype=np.uint8))
+        self.family.extend(np.full(n, FAMILIES.index(family), dtype=np.int8))
+        self.first_item.extend(first + items_per_obstacle * np.arange(n, dtype=np.int64))
+        self.item_count.extend(np.full(n, items_per_obstacle, dtype=np.int64))
+        if area is None:
+            self.area_of.extend(np.full(n, -1, dtype=np.int64))
+        else:
+            kind, bounds, ref = area
+            self.area_of.extend(self.area_kind.size + np.arange(n, dtype=np.int64))
+            self.area_kind.extend(kind)
+            self.area_owner.extend(ids)
+            self.area_bounds.extend(bounds)
+            self.area_ref.extend(ref)
+        self._packed = None
+        return ids
+
+    def add_polygon_vertices(self, vertices):
+        """Store a polygon's vertices; returns ``(first, count)`` for its area ref."""
+        first = self.polygon_vertices.size
+        self.polygon_vertices.extend(vertices)
+        return first, len(vertices)
+
+    def add_grid_table(self, blocked, cell_size, origin):
+        """Store a grid's table and frame; returns its grid number."""
+        self.grid_tables.append(np.ascontiguousarray(blocked, dtype=np.uint8))
+        self.grid_frame.extend(np.array([[cell_size, origin[0], origin[1]]]))
+        return len(self.grid_tables) - 1
+
+    def remove(self, ids):
+        """Mark ``ids`` removed (the broadphase skips them; no rebuild needed)."""
+        self.alive.data[ids] = 0
+        if self._packed is not None:
+            self._packed = self._packed._replace(alive=self.alive.view())
+
+    # --------------------------------------------------------------- packing
+    def pack(self):
+        """The world as kernels see it; rebuilds the broadphase if obstacles were added."""
+        if self._packed is None:
+            self._packed = self._build()
+        return self._packed
+
+    def _build(self):
+        geometry = self.item_geometry.view()
+        bounds = self.area_bounds.view()
+        if self.grid_tables:
+            shapes, offset = [], 0
+            for table in self.grid_tables:
+                shapes.append((table.shape[0], table.shape[1], offset))
+                offset += table.size
+            self._grid_cells = np.concatenate([t.reshape(-1) for t in self.grid_tables])
+            self._grid_shape = np.array(shapes, dtype=np.int64)
+        items = _build_index_capsules(geometry, bounds)
+        areas = Index(items.origin_x, items.origin_y, items.cell_size, items.nx, items.ny,
+                      *fill_index_boxes(items.origin_x, items.origin_y, items.cell_size,
+                                        items.nx, items.ny, bounds)) \
+            if items.nx > 0 else items
+        return WorldArrays(
+            item_geometry=geometry, item_owner=self.item_owner.view(), items=items,
+            area_kind=self.area_kind.view(), area_owner=self.area_owner.view(),
+            area_bounds=bounds, area_ref=self.area_ref.view(), areas=areas,
+            polygon_vertices=self.polygon_vertices.view(), grid_cells=self._grid_cells,
+            grid_shape=self._grid_shape, grid_frame=self.grid_frame.view(),
+            alive=self.alive.view())
+
+
+def _build_index_capsules(geometry, area_bounds):
+    """Choose the cell size and build the item broadphase over the world's box.
+
+    Cells are about as large as the typical obstacle and at least as large as
+    the mean spacing between obstacles, so a query touches a few cells holding
+    a few obstacles each, at any world size; the cell count stays below four
+    per obstacle.
+    """
+    n = len(geometry)
+    if n == 0:
+        empty = np.zeros(1, dtype=np.int64)
+        return Index(0.0, 0.0, 1.0, 0, 0, empty, np.zeros(0, dtype=np.int32))
+    thick = geometry[:, 4]
+    lo = np.minimum(geometry[:, 0:2], geometry[:, 2:4]) - thick[:, None]
+    hi = np.maximum(geometry[:, 0:2], geometry[:, 2:4]) + thick[:, None]
+    if len(area_bounds):
+        lo = np.vstack([lo, area_bounds[:, 0:2]])
+        hi = np.vstack([hi, area_bounds[:, 2:4]])
+    world_lo = lo.min(axis=0)
+    world_hi = hi.max(axis=0)
+    extent = np.maximum(hi[:n] - lo[:n], 0.0).max(axis=1)
+    typical = float(np.median(extent))
+    width, height = np.maximum(world_hi - world_lo, 1e-9)
+    spacing = float(np.sqrt(width * height / n))
+    cell = max(typical, spacing, 1e-6)
+    cap = 4 * n + 1024
+    while (width / cell + 2) * (height / cell + 2) > cap:
+        cell *= 1.5
+    origin = world_lo - 0.5 * cell
+    nx = int(np.floor((world_hi[0] + 0.5 * cell - origin[0]) / cell)) + 1
+    ny = int(np.floor((world_hi[1] + 0.5 * cell - origin[1]) / cell)) + 1
+    start, entries = fill_index_capsules(float(origin[0]), float(origin[1]), cell, nx, ny,
+                                         geometry, _INDEX_PAD)
+    return Index(float(origin[0]), float(origin[1]), cell, nx, ny, start, entries)

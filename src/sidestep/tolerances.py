@@ -1,0 +1,40 @@
+"""Every tolerance sidestep uses, with its unit and the failure it prevents.
+
+Lengths are in world units (metres in the examples). The values assume
+coordinates below about 1e8 in magnitude, where a float64 step is below 1e-8,
+so the skin below stays a hundred times larger than one rounding step.
+
+Kernels never read these globals (Numba freezes globals at compile time);
+the Python API passes them in as arguments.
+"""
+
+#: Gap (world units) that ``slide`` keeps between the agent's disc and every
+#: obstacle surface. A move that ends exactly on the surface would be one
+#: rounding step from being inside it; with the skin, a contact leaves the agent
+#: between ``SKIN / 2`` and ``SKIN`` outside the surface, so the promise
+#: ``clearance(position) >= radius - PROMISE`` holds with room to spare.
+#: Numerically significant, visually insignificant.
+SKIN = 1e-6
+
+#: Obstacles closer than this (world units, beyond the agent's radius) are
+#: treated as current contacts: ``slide`` keeps their planes as constraints and
+#: does not sweep against them. Twice the skin, so a swept contact that stopped
+#: at ``SKIN`` is a constraint on the next iteration and never a zero-length hit.
+CONTACT_MARGIN = 2.0 * SKIN
+
+#: Slack (world units) when checking a motion against contact planes. Covers the
+#: rounding of a dot product of unit normals with displacements of up to 1e4.
+PLANE_SLACK = 1e-3 * SKIN
+
+#: Motions shorter than this (world units) count as no motion: the move is
+#: finished ("done"/"slid") or cannot go on ("blocked").
+MIN_MOTION = 1e-3 * SKIN
+
+#: Collide-and-slide passes per move. Each pass either finishes the move or
+#: adds a contact; a wedge between two walls needs three, a crowded corner of
+#: trees a few more.
+MAX_ITERATIONS = 8
+
+#: What the non-penetration promise allows (world units):
+#: after a ``slide`` move, ``clearance(position) >= radius - PROMISE``.
+PROMISE = 1e-9

@@ -1,0 +1,97 @@
+"""Argument checks for the public API: clear errors that name the argument.
+
+Every check runs before anything is stored, so a rejected call leaves the
+world as it was.
+"""
+import numbers
+
+import numpy as np
+
+
+def _as_float_array(value, name):
+    if isinstance(value, (str, bytes)) or value is None:
+        raise TypeError(f"{name} must be numbers, got {type(value).__name__}")
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be numbers: {exc}") from None
+    return arr
+
+
+def _check_finite(arr, name):
+    if not np.all(np.isfinite(arr)):
+        bad = np.argwhere(~np.isfinite(arr))[0]
+        where = f" at index {tuple(int(i) for i in bad)}" if arr.ndim else ""
+        raise ValueError(f"{name} must be finite; found {arr[tuple(bad)]}{where}")
+
+
+def points(value, name, *, allow_single=True):
+    """``value`` as an ``(n, 2)`` float64 array; returns ``(array, was_single)``.
+
+    A single point ``(2,)`` is accepted when ``allow_single`` and reported so
+    the caller can answer with scalars.
+    """
+    arr = _as_float_array(value, name)
+    single = False
+    if arr.ndim == 1 and arr.shape[0] == 2 and allow_single:
+        arr = arr.reshape(1, 2)
+        single = True
+    if arr.ndim != 2 or arr.shape[1] != 2:
+        raise ValueError(f"{name} must have shape (n, 2)"
+                         f"{' or (2,)' if allow_single else ''}, got shape {arr.shape}")
+    _check_finite(arr, name)
+    return np.ascontiguousarray(arr), single
+
+
+def point(value, name):
+    """``value`` as a finite ``(2,)`` float64 array."""
+    arr = _as_float_array(value, name)
+    if arr.shape != (2,):
+        raise ValueError(f"{name} must be a 2D point of shape (2,), got shape {arr.shape}")
+    _check_finite(arr, name)
+    return arr
+
+
+def lengths(value, name, n, *, allow_zero=True):
+    """``value`` (scalar or ``(n,)``) as an ``(n,)`` float64 array of finite lengths >= 0."""
+    arr = _as_float_array(value, name)
+    if arr.ndim == 0:
+        arr = np.full(n, float(arr))
+    elif arr.shape != (n,):
+        raise ValueError(f"{name} must be a number or have shape ({n},), got shape {arr.shape}")
+    _check_finite(arr, name)
+    bad = arr < 0.0 if allow_zero else arr <= 0.0
+    if np.any(bad):
+        i = int(np.argmax(bad))
+        need = "non-negative" if allow_zero else "positive"
+        raise ValueError(f"{name} must be {need}; found {arr[i]} at index {i}")
+    return np.ascontiguousarray(arr)
+
+
+def length(value, name, *, allow_zero=True, allow_inf=False):
+    """``value`` as one float length (>= 0, or > 0 when not ``allow_zero``)."""
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
+        if not (isinstance(value, np.ndarray) and value.shape == ()):
+            raise TypeError(f"{name} must be a number, got {type(value).__name__}")
+    v = float(value)
+    if np.isnan(v) or (np.isinf(v) and not allow_inf):
+        raise ValueError(f"{name} must be finite, got {v}")
+    if v < 0.0 or (v == 0.0 and not allow_zero):
+        raise ValueError(f"{name} must be {'non-negative' if allow_zero else 'positive'}, got {v}")
+    return v
+
+
+def choice(value, name, options):
+    """``value`` as one of ``options`` (strings)."""
+    if not isinstance(value, str) or value not in options:
+        raise ValueError(f"{name} must be one of {', '.join(repr(o) for o in options)}; "
+                         f"got {value!r}")
+    return value
+
+
+def ids(value, name):
+    """``value`` (an int or ints) as a 1-D int64 array."""
+    arr = np.asarray(value)
+    if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.integer) or arr.size == 0):
+        raise TypeError(f"{name} must be integer obstacle ids, got dtype {arr.dtype}")
+    return arr.astype(np.int64).reshape(-1)

@@ -1,0 +1,464 @@
+"""``World2D``: obstacles on a plane, and agents that move among them without passing through.
+
+The class is the thin layer of the design: it checks arguments (a clear
+``ValueError``/``TypeError`` naming the argument), stores obstacles as packed
+arrays, calls one kernel per query and wraps the answer in a small record.
+"""
+import numpy as np
+
+from . import tolerances, validation
+from .threads import run_rows
+from .kernels import moves as _moves
+from .kernels.polygon import first_crossing_polygon, signed_area_polygon
+from .kernels.grid import boundary_edges_grid
+from .kernels.world import (AREA_BOX, AREA_GRID, AREA_POLYGON, nearest_points,
+                            overlapping_owners, raycast_points)
+from .results import Contact, Move, Nearest, RayHits
+from .storage import FAMILIES, Store
+
+MODES = ("slide", "push", "block", "ghost")
+_MODE_CODES = {"slide": _moves.MODE_SLIDE, "push": _moves.MODE_PUSH,
+               "block": _moves.MODE_BLOCK, "ghost": _moves.MODE_GHOST}
+_STOPS = {_moves.STOP_DONE: "done", _moves.STOP_SLID: "slid", _moves.STOP_BLOCKED: "blocked",
+          _moves.STOP_MAX_ITERATIONS: "max_iterations", _moves.STOP_STUCK: "stuck",
+          _moves.STOP_PUSHED: "pushed"}
+_MAX_CONTACTS = 32
+
+
+class World2D:
+    """Obstacles on a plane: circles, walls, boxes, polygons and look-up-table grids.
+
+    Parameters
+    ----------
+    skin : float
+        Gap (world units) that ``slide`` keeps between agent and obstacles;
+        see :data:`sidestep.tolerances.SKIN`.
+    max_iterations : int
+        Collide-and-slide passes per move.
+
+    Examples
+    --------
+    The radial article's three trees, and a wall 0.5 thick:
+
+    >>> import sidestep
+    >>> world = sidestep.World2D()
+    >>> world.add_circles([(0, 1), (1, 0), (-1, 0)], 1.0).tolist()
+    [0, 1, 2]
+    >>> int(world.add_walls([(-5, -3)], [(5, -3)], clearance=0.5)[0])
+    3
+    >>> round(float(world.clearance((0.0, -2.0))), 3)     # a hit: 0.5 from the wall's surface
+    0.5
+    >>> world.move((0.0, -2.0), (0.0, -3.0), radius=0.2).stop   # walks into the wall
+    'slid'
+    >>> world.move((4.0, 4.0), (1.0, 0.0)).stop                 # a miss: nothing in the way
+    'done'
+    >>> world.move((4.0, 4.0), (0.0, 0.0)).stop                 # degenerate: no displacement
+    'done'
+    """
+
+    def __init__(self, *, skin=tolerances.SKIN, max_iterations=tolerances.MAX_ITERATIONS):
+        self._skin = validation.length(skin, "skin", allow_zero=False)
+        if isinstance(max_iterations, bool) or not isinstance(max_iterations, (int, np.integer)) \
+                or max_iterations < 1:
+            raise ValueError(f"max_iterations must be a positive integer, got {max_iterations!r}")
+        self._max_iterations = int(max_iterations)
+        self._store = Store()
+
+    # ============================================================ obstacles
+    def add_circles(self, centers, radii):
+        """Add circles (trees, poles): the radial article's bounding cylinders.
+
+        Parameters
+        ----------
+        centers : (n, 2) float64
+        radii : float or (n,) float64, >= 0 (0 is a point post)
+
+        Returns
+        -------
+        ids : (n,) int64
+        """
+        c, _ = validation.points(centers, "centers")
+        r = validation.lengths(radii, "radii", len(c))
+        items = np.column_stack([c, c, r])
+        return self._store.add("circle", 1, items)
+
+    def add_walls(self, starts, ends, clearance=0.0):
+        """Add walls: segments the agent keeps ``clearance`` away from (the wall article).
+
+        Parameters
+        ----------
+        starts, ends : (n, 2) float64
+            End points; a wall must have non-zero length (use a circle for a post).
+        clearance : float or (n,) float64, >= 0
+            The wall article's collision distance: the wall's surface lies this
+            far from its segment.
+
+        Returns
+        -------
+        ids : (n,) int64
+        """
+        a, _ = validation.points(starts, "starts")
+        b, _ = validation.points(ends, "ends")
+        if a.shape != b.shape:
+            raise ValueError(f"starts and ends must have the same shape, got {a.shape} "
+                             f"and {b.shape}")
+        c = validation.lengths(clearance, "clearance", len(a))
+        zero = np.all(a == b, axis=1)
+        if np.any(zero):
+            i = int(np.argmax(zero))
+            raise ValueError(f"wall {i} has zero length (starts[{i}] == ends[{i}]); "
+                             "use add_circles for a post")
+        return self._store.add("wall", 1, np.column_stack([a, b, c]))
+
+    def add_boxes(self, mins, maxs):
+        """Add axis-aligned solid boxes ``[mins, maxs]``.
+
+        Parameters
+        ----------
+        mins, maxs : (n, 2) float64, with ``mins < maxs`` on both axes
+
+        Returns
+        -------
+        ids : (n,) int64
+        """
+        lo, _ = validation.points(mins, "mins")
+        hi, _ = validation.points(maxs, "maxs")
+        if lo.shape != hi.shape:
+            raise ValueError(f"mins and maxs must have the same shape, got {lo.shape} "
+                             f"and {hi.shape}")
+        bad = np.any(lo >= hi, axis=1)
+        if np.any(bad):
+            i = int(np.argmax(bad))
+            raise ValueError(f"box {i} must have mins < maxs on both axes, got mins={lo[i]} "
+                             f"maxs={hi[i]}")
+        x0, y0, x1, y1 = lo[:, 0], lo[:, 1], hi[:, 0], hi[:, 1]
+        corners = np.stack([np.column_stack([x0, y0]), np.column_stack([x1, y0]),
+                            np.column_stack([x1, y1]), np.column_stack([x0, y1])], axis=1)
+        items = _outline_items(corners.reshape(-1, 2), len(lo), 4)
+        n = len(lo)
+        area = (np.full(n, AREA_BOX), np.column_stack([lo, hi]), np.zeros((n, 2), np.int64))
+        return self._store.add("box", 4, items, area)
+
+    def add_polygon(self, vertices):
+        """Add one solid simple polygon, convex or concave (an object's outline).
+
+        Parameters
+        ----------
+        vertices : (k, 2) float64
+            k >= 3 corners in either winding; a last vertex equal to the first is
+            dropped. Edges must not cross or touch except neighbours at their
+            shared corner, and no edge may have zero length.
+
+        Returns
+        -------
+        id : int
+        """
+        v, _ = validation.points(vertices, "vertices", allow_single=False)
+        if len(v) > 3 and np.array_equal(v[0], v[-1]):
+            v = v[:-1]
+        if len(v) < 3:
+            raise ValueError(f"vertices must hold at least 3 corners, got {len(v)}")
+        nxt = np.roll(v, -1, axis=0)
+        zero = np.all(v == nxt, axis=1)
+        if np.any(zero):
+            i = int(np.argmax(zero))
+            raise ValueError(f"vertices {i} and {(i + 1) % len(v)} are equal: "
+                             "a polygon edge must have non-zero length")
+        i, j = first_crossing_polygon(v)
+        if i >= 0:
+            raise ValueError(f"vertices must describe a simple polygon: edge {i} "
+                             f"({v[i]} -> {v[(i + 1) % len(v)]}) crosses edge {j} "
+                             f"({v[j]} -> {v[(j + 1) % len(v)]})")
+        if signed_area_polygon(v) == 0.0:
+            raise ValueError("vertices must enclose a non-zero area")
+        first, count = self._store.add_polygon_vertices(v)
+        items = _outline_items(v, 1, len(v))
+        area = (np.array([AREA_POLYGON]),
+                np.array([[v[:, 0].min(), v[:, 1].min(), v[:, 0].max(), v[:, 1].max()]]),
+                np.array([[first, count]], dtype=np.int64))
+        return int(self._store.add("polygon", len(v), items, area)[0])
+
+    def add_grid(self, blocked, cell_size=1.0, origin=(0.0, 0.0)):
+        """Add a look-up-table grid (a tile map): one obstacle made of its blocked cells.
+
+        Parameters
+        ----------
+        blocked : (rows, cols) array of bool (or 0/1)
+            Cell ``(r, c)`` covers ``x in [ox + c*s, ox + (c+1)*s]``,
+            ``y in [oy + r*s, oy + (r+1)*s]``. Outside the table is free.
+        cell_size : float > 0
+        origin : (2,) float64
+
+        Returns
+        -------
+        id : int
+        """
+        table = np.asarray(blocked)
+        if table.ndim != 2 or table.size == 0:
+            raise ValueError(f"blocked must be a non-empty 2D array, got shape {table.shape}")
+        if table.dtype != bool:
+            if not np.issubdtype(table.dtype, np.number):
+                raise TypeError(f"blocked must be bool or 0/1 numbers, got dtype {table.dtype}")
+            if not np.all((table == 0) | (table == 1)):
+                raise ValueError("blocked must hold only 0/1 (or bool) values")
+            table = table != 0
+        s = validation.length(cell_size, "cell_size", allow_zero=False)
+        o = validation.point(origin, "origin")
+        edges = boundary_edges_grid(table, s, float(o[0]), float(o[1]))
+        rows, cols = table.shape
+        grid = self._store.add_grid_table(table, s, o)
+        items = np.column_stack([edges, np.zeros(len(edges))])
+        area = (np.array([AREA_GRID]),
+                np.array([[o[0], o[1], o[0] + cols * s, o[1] + rows * s]]),
+                np.array([[grid, 0]], dtype=np.int64))
+        # A grid owns all its outline segments; it has none if nothing is blocked.
+        return int(self._store.add("grid", len(edges), items, area, count=1)[0])
+
+    def remove(self, ids):
+        """Remove obstacles by id (ids already removed or unknown raise ``KeyError``)."""
+        arr = validation.ids(ids, "ids")
+        known = self._store.alive.size
+        for i in arr:
+            if i < 0 or i >= known or self._store.alive.data[i] == 0:
+                raise KeyError(f"no obstacle with id {int(i)} in this world")
+        self._store.remove(arr)
+
+    def __len__(self):
+        return int(self._store.alive.view().sum())
+
+    def __contains__(self, obstacle_id):
+        a = self._store.alive
+        return isinstance(obstacle_id, (int, np.integer)) and 0 <= obstacle_id < a.size \
+            and bool(a.data[obstacle_id])
+
+    @property
+    def ids(self):
+        """``(n,) int64``: ids of the obstacles in the world."""
+        return np.flatnonzero(self._store.alive.view()).astype(np.int64)
+
+    def family(self, obstacle_id):
+        """Family of an obstacle: ``"circle"``, ``"wall"``, ``"box"``, ``"polygon"`` or ``"grid"``."""
+        if obstacle_id not in self:
+            raise KeyError(f"no obstacle with id {obstacle_id} in this world")
+        return FAMILIES[self._store.family.data[obstacle_id]]
+
+    def geometry(self, family):
+        """The live obstacles of one family, as arrays (for drawing and saving).
+
+        Returns a dict: ``ids``; circles: ``centers (n, 2)``, ``radii (n,)``;
+        walls: ``starts``, ``ends (n, 2)``, ``clearance (n,)``; boxes: ``mins``,
+        ``maxs (n, 2)``; polygons: ``vertices`` (list of ``(k, 2)``); grids:
+        ``blocked`` (list of bool tables), ``cell_size (n,)``, ``origin (n, 2)``.
+        """
+        validation.choice(family, "family", FAMILIES)
+        st = self._store
+        code = FAMILIES.index(family)
+        ids = np.flatnonzero((st.family.view() == code) & (st.alive.view() != 0))
+        first = st.first_item.view()[ids]
+        g = st.item_geometry.view()
+        out = {"ids": ids.astype(np.int64)}
+        if family == "circle":
+            out.update(centers=g[first, 0:2].copy(), radii=g[first, 4].copy())
+        elif family == "wall":
+            out.update(starts=g[first, 0:2].copy(), ends=g[first, 2:4].copy(),
+                       clearance=g[first, 4].copy())
+        elif family == "box":
+            b = st.area_bounds.view()[st.area_of.view()[ids]]
+            out.update(mins=b[:, 0:2].copy(), maxs=b[:, 2:4].copy())
+        elif family == "polygon":
+            ref = st.area_ref.view()[st.area_of.view()[ids]]
+            verts = st.polygon_vertices.view()
+            out.update(vertices=[verts[f:f + c].copy() for f, c in ref])
+        else:
+            ref = st.area_ref.view()[st.area_of.view()[ids]]
+            frame = st.grid_frame.view()
+            out.update(blocked=[st.grid_tables[r].astype(bool) for r, _ in ref],
+                       cell_size=frame[ref[:, 0], 0].copy(),
+                       origin=frame[ref[:, 0], 1:3].copy())
+        return out
+
+    def segments(self):
+        """Every live obstacle's collision capsules, for debug drawing.
+
+        Returns ``(geometry (m, 5) [ax, ay, bx, by, thickness], owner (m,))``:
+        circles as zero-length capsules, walls with their clearance, outlines
+        of boxes, polygons and grids with thickness 0.
+        """
+        st = self._store
+        owner = st.item_owner.view()
+        keep = st.alive.view()[owner] != 0
+        return st.item_geometry.view()[keep].copy(), owner[keep].copy()
+
+    @property
+    def bounds(self):
+        """``(minx, miny, maxx, maxy)`` of all live obstacle surfaces, or None if empty."""
+        geom, _ = self.segments()
+        if not len(geom):
+            return None
+        t = geom[:, 4:5]
+        lo = np.minimum(geom[:, 0:2], geom[:, 2:4]) - t
+        hi = np.maximum(geom[:, 0:2], geom[:, 2:4]) + t
+        return (float(lo[:, 0].min()), float(lo[:, 1].min()),
+                float(hi[:, 0].max()), float(hi[:, 1].max()))
+
+    # ================================================================ moves
+    def _tolerances(self):
+        # (skin, contact margin, plane slack, minimum motion), all scaled with the skin.
+        k = self._skin / tolerances.SKIN
+        return (self._skin, tolerances.CONTACT_MARGIN * k, tolerances.PLANE_SLACK * k,
+                tolerances.MIN_MOTION * k)
+
+    def move(self, position, displacement, radius=0.0, mode="slide"):
+        """Move an agent (a disc of ``radius``; 0 is a point camera) by ``displacement``.
+
+        Parameters
+        ----------
+        position, displacement : (2,) float64
+        radius : float >= 0
+        mode : {"slide", "push", "block", "ghost"}
+            ``slide`` (default): continuous collide-and-slide; never tunnels;
+            ends with ``clearance(position) >= radius - 1e-9``; a move that
+            starts overlapping first recovers to a free spot. ``push``: the
+            radial article's push-out after the move (may tunnel). ``block``:
+            the wall article's "stay put if the new position collides".
+            ``ghost``: no collision.
+
+        Returns
+        -------
+        Move
+        """
+        p = validation.point(position, "position")
+        d = validation.point(displacement, "displacement")
+        r = validation.length(radius, "radius")
+        code = _MODE_CODES[validation.choice(mode, "mode", MODES)]
+        contacts = np.empty((_MAX_CONTACTS, _moves.CONTACT_FIELDS))
+        x, y, stop, n, recovered = _moves.move_agent(
+            self._store.pack(), p[0], p[1], d[0], d[1], r, code, *self._tolerances(),
+            self._max_iterations, contacts)
+        found = tuple(Contact(int(c[0]), c[1:3].copy(), c[3:5].copy(), float(c[5]))
+                      for c in contacts[:n])
+        return Move(np.array([x, y]), bool(n > 0 or recovered), found, _STOPS[stop],
+                    bool(recovered))
+
+    def move_many(self, positions, displacements, radius=0.0, mode="slide"):
+        """Move many agents at once, in parallel; each exactly as :meth:`move` would.
+
+        Agents do not collide with each other. Parameters as :meth:`move`, with
+        ``positions``, ``displacements (n, 2)`` and ``radius`` a number or ``(n,)``.
+
+        Returns
+        -------
+        positions : (n, 2) float64
+        """
+        p, _ = validation.points(positions, "positions", allow_single=False)
+        d, _ = validation.points(displacements, "displacements", allow_single=False)
+        if p.shape != d.shape:
+            raise ValueError(f"positions and displacements must have the same shape, got "
+                             f"{p.shape} and {d.shape}")
+        r = validation.lengths(radius, "radius", len(p))
+        code = _MODE_CODES[validation.choice(mode, "mode", MODES)]
+        out = np.empty_like(p)
+        stops = np.empty(len(p), dtype=np.int64)
+        run_rows(_moves.move_agents, len(p), self._store.pack(), p, d, r, code,
+                 *self._tolerances(), self._max_iterations, out, stops)
+        return out
+
+    # ============================================================== queries
+    def nearest(self, points):
+        """Nearest obstacle surface to each point, however far.
+
+        Parameters
+        ----------
+        points : (n, 2) float64 (or one point (2,))
+
+        Returns
+        -------
+        Nearest
+            ``distance`` is signed (negative inside an obstacle); in an empty
+            world, obstacle -1, distance inf, point and normal NaN.
+        """
+        p, _ = validation.points(points, "points")
+        n = len(p)
+        owner = np.empty(n, dtype=np.int64)
+        sep = np.empty(n)
+        normal = np.empty((n, 2))
+        surface = np.empty((n, 2))
+        run_rows(nearest_points, n, self._store.pack(), p, owner, sep, normal, surface)
+        none = owner < 0
+        normal[none] = np.nan
+        surface[none] = np.nan
+        return Nearest(owner, sep, surface, normal)
+
+    def clearance(self, points):
+        """Signed distance from each point to the nearest obstacle surface.
+
+        A wall's surface lies ``clearance`` from its segment; negative inside
+        an obstacle; ``inf`` in an empty world.
+
+        Parameters
+        ----------
+        points : (n, 2) float64, or one point (2,)
+
+        Returns
+        -------
+        (n,) float64, or a float for one point
+        """
+        p, single = validation.points(points, "points")
+        d = self.nearest(p).distance
+        return float(d[0]) if single else d
+
+    def raycast(self, origins, directions, max_distance=np.inf):
+        """First obstacle surface along each ray.
+
+        Parameters
+        ----------
+        origins, directions : (n, 2) float64 (or (2,) for one ray)
+            Directions need not be unit length but must not be zero.
+        max_distance : float or (n,) float64, >= 0 (inf allowed)
+
+        Returns
+        -------
+        RayHits
+            A ray that starts inside (or on) an obstacle hits it at distance 0.
+        """
+        o, _ = validation.points(origins, "origins")
+        d, _ = validation.points(directions, "directions")
+        if o.shape != d.shape:
+            raise ValueError(f"origins and directions must have the same shape, got "
+                             f"{o.shape} and {d.shape}")
+        norm = np.hypot(d[:, 0], d[:, 1])
+        if np.any(norm == 0.0):
+            i = int(np.argmax(norm == 0.0))
+            raise ValueError(f"directions must be non-zero; directions[{i}] is (0, 0)")
+        unit = d / norm[:, None]
+        md = np.asarray(max_distance, dtype=np.float64)
+        if md.ndim == 0:
+            md = np.full(len(o), float(md))
+        if md.shape != (len(o),):
+            raise ValueError(f"max_distance must be a number or have shape ({len(o)},), "
+                             f"got shape {md.shape}")
+        if np.any(np.isnan(md)) or np.any(md < 0):
+            raise ValueError("max_distance must be non-negative (inf allowed), not NaN")
+        n = len(o)
+        owner = np.empty(n, dtype=np.int64)
+        dist = np.empty(n)
+        normal = np.empty((n, 2))
+        run_rows(raycast_points, n, self._store.pack(), o, unit, md, owner, dist, normal)
+        hit = owner >= 0
+        point = np.where(hit[:, None], o + unit * np.where(hit, dist, 0.0)[:, None], np.nan)
+        return RayHits(hit, dist, normal, owner, point)
+
+    def overlapping(self, point, radius=0.0):
+        """Ids of the obstacles a disc of ``radius`` at ``point`` touches or overlaps (sorted)."""
+        p = validation.point(point, "point")
+        r = validation.length(radius, "radius")
+        found = overlapping_owners(self._store.pack(), p[0], p[1], r)
+        return np.unique(found)
+
+
+def _outline_items(vertices, n, k):
+    """Capsules (thickness 0) of the closed outlines of ``n`` polygons of ``k`` vertices each."""
+    v = vertices.reshape(n, k, 2)
+    nxt = np.roll(v, -1, axis=1)
+    return np.concatenate([v, nxt, np.zeros((n, k, 1))], axis=2).reshape(n * k, 5)
+
