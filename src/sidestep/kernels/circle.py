@@ -51,12 +51,18 @@ def sweep_circle_circle(px, py, dx, dy, cx, cy, radius):
     if b >= 0.0:
         return math.inf, 0.0, 0.0
     a = dx * dx + dy * dy
-    disc = b * b - a * c
-    if disc < 0.0:
+    # Discriminant b^2 - a c computed as a (radius^2 - |m_perp|^2), with m_perp
+    # the part of m across the motion: b^2 and a c are huge and nearly equal
+    # for a small circle far away, and their difference would be all rounding
+    # (Haines et al., Ray Tracing Gems, ch. 7).
+    lx = mx - (b / a) * dx
+    ly = my - (b / a) * dy
+    h = radius * radius - (lx * lx + ly * ly)
+    if h < 0.0:
         return math.inf, 0.0, 0.0
-    # Smaller root written as c / (-b + sqrt(disc)): no cancellation when the
-    # circle is small compared with the distance (Numerical Recipes 5.6).
-    fraction = c / (-b + math.sqrt(disc))
+    # Smaller root written as c / (-b + sqrt(disc)): no cancellation between
+    # -b and sqrt(disc) either (Numerical Recipes 5.6).
+    fraction = c / (-b + math.sqrt(a * h))
     if fraction > 1.0:
         return math.inf, 0.0, 0.0
     hx = mx + fraction * dx
