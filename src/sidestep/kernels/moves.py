@@ -215,8 +215,8 @@ def slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
         if v_len <= min_motion or (active and v_len <= skin):
             stop = STOP_BLOCKED
             break
-        # 3. Sweep the disc, grown by the skin, along v against everything else
-        #    near the path (the planes already keep it off their obstacles).
+        # 3. Sweep the disc, grown by the skin, along v against everything near
+        #    the path.
         fraction = 1.0
         hit = -1
         hnx = 0.0
@@ -228,9 +228,14 @@ def slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
             for k in range(j * index.nx + i0, j * index.nx + i1 + 1):
                 for t in range(index.start[k], index.start[k + 1]):
                     e = index.entries[t]
-                    if not item_owner_alive(world, e) or listed(plane_item, n_planes, e):
+                    if not item_owner_alive(world, e):
                         continue
-                    f, fnx, fny = sweep_item(world, e, px, py, vx, vy, grown)
+                    # Contact planes keep their obstacles skin/2 away; sweeping
+                    # them too, grown by only skin/4, is the safety net for a
+                    # plane whose normal rounding tilted.
+                    f, fnx, fny = sweep_item(world, e, px, py, vx, vy,
+                                             radius + 0.25 * skin
+                                             if listed(plane_item, n_planes, e) else grown)
                     if f < fraction:
                         fraction = f
                         hit = e

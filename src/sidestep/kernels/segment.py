@@ -39,15 +39,26 @@ def separation_point_segment(px, py, ax, ay, bx, by, thickness):
     :func:`~sidestep.kernels.circle.separation_point_circle`; on the segment
     itself the normal is the segment's left normal.
     """
+    ex = bx - ax
+    ey = by - ay
+    ll = ex * ex + ey * ey
+    if ll > 0.0:
+        f = ((px - ax) * ex + (py - ay) * ey) / ll
+        if 0.0 < f < 1.0:
+            # Beside the segment: the normal is the segment's own perpendicular,
+            # exact, rather than p minus the closest point, whose rounding (a
+            # step of the coordinates' size) would tilt it when p is a skin's
+            # width away from a long wall.
+            length = math.sqrt(ll)
+            mx = -ey / length
+            my = ex / length
+            h = (px - ax) * mx + (py - ay) * my
+            side = 1.0 if h >= 0.0 else -1.0
+            nx = side * mx
+            ny = side * my
+            return abs(h) - thickness, nx, ny, px - nx * (abs(h) - thickness), \
+                py - ny * (abs(h) - thickness)
     qx, qy = closest_point_segment(px, py, ax, ay, bx, by)
-    if px == qx and py == qy:
-        ex = bx - ax
-        ey = by - ay
-        ll = math.sqrt(ex * ex + ey * ey)
-        if ll > 0.0:
-            nx = -ey / ll
-            ny = ex / ll
-            return -thickness, nx, ny, qx + nx * thickness, qy + ny * thickness
     return separation_point_circle(px, py, qx, qy, thickness)
 
 

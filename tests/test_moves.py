@@ -1,0 +1,224 @@
+"""Scenario tests for the four movement modes, named by behaviour."""
+import math
+
+import numpy as np
+import pytest
+
+import sidestep
+from sidestep.tolerances import PROMISE, SKIN
+
+HOUSE = [((-24.4, -14.1), (18.9, -14.1)), ((-24.4, -14.1), (-24.4, 13.2)),
+         ((-20.2, -0.1), (-4.8, -0.1)), ((-0.5, 0.7), (-0.5, -8.7)),
+         ((19.4, 14.4), (-24.4, 14.4)), ((19.4, 14.4), (19.4, -14.4)),
+         ((-17.5, 0.5), (-17.5, 11.0)), ((13.4, -0.15), (18.74, -0.15)),
+         ((-0.43, -9.1), (12.4, -9.1))]
+
+
+def house_world():
+    world = sidestep.World2D()
+    world.add_walls([a for a, _ in HOUSE], [b for _, b in HOUSE], 0.5)
+    return world
+
+
+def long_wall(clearance=0.0):
+    world = sidestep.World2D()
+    world.add_walls([(-100.0, 0.0)], [(100.0, 0.0)], clearance)
+    return world
+
+
+# ------------------------------------------------------------------ slide
+@pytest.mark.parametrize("angle_deg", [10.0, 30.0, 45.0, 60.0, 80.0])
+def test_slides_along_wall(angle_deg):
+    # Into a long wall at angle a, the agent travels d cos(a) along it.
+    world = long_wall()
+    a = math.radians(angle_deg)
+    d = 5.0
+    m = world.move((0.0, 1.0), (d * math.cos(a), -d * math.sin(a)), radius=0.5)
+    expected_x = d * math.cos(a)
+    assert m.position[0] == pytest.approx(expected_x, abs=2 * SKIN)
+    assert 0.5 <= m.position[1] <= 0.5 + SKIN
+    assert m.stop == "slid" and len(m.contacts) == 1
+    assert m.contacts[0].normal == pytest.approx((0.0, 1.0))
+
+
+def test_walks_straight_into_wall_and_stops():
+    m = long_wall(0.5).move((0.0, 3.0), (0.0, -10.0), radius=0.5)
+    assert m.stop == "blocked"
+    assert 1.0 <= m.position[1] <= 1.0 + 1.5 * SKIN
+    assert m.contacts[0].fraction == pytest.approx(0.2, abs=SKIN)
+
+
+def test_wedged_in_corner():
+    # Two walls meeting at a right angle; pushing diagonally into the corner.
+    world = sidestep.World2D()
+    world.add_walls([(0.0, 0.0), (0.0, 0.0)], [(10.0, 0.0), (0.0, 10.0)])
+    m = world.move((3.0, 3.0), (-10.0, -9.0), radius=1.0)
+    assert m.position == pytest.approx((1.0, 1.0), abs=SKIN)
+    assert m.stop == "blocked"
+    assert {c.obstacle for c in m.contacts} == {0, 1}
+
+
+def test_wedged_in_acute_corner_of_a_polygon():
+    world = sidestep.World2D()
+    # A V-shaped notch cut into a solid polygon, opening upwards.
+    world.add_polygon([(-10, -10), (10, -10), (10, 10), (1, 10), (0, 0), (-1, 10), (-10, 10)])
+    m = world.move((0.0, 12.0), (0.0, -20.0), radius=0.3)
+    assert world.clearance(m.position) >= 0.3 - PROMISE
+    assert m.position[1] > 0.0 and abs(m.position[0]) < 1e-6
+    assert m.stop in ("blocked", "slid")
+
+
+def test_tree_beside_wall_never_pushes_through_the_wall():
+    # The radial article's question: a tree standing next to a wall.
+    world = sidestep.World2D()
+    world.add_walls([(-10.0, 0.0)], [(10.0, 0.0)])
+    world.add_circles([(0.0, 1.2)], 1.0)
+    for dx in np.linspace(-3, 3, 25):
+        m = world.move((dx, 3.0), (-dx * 0.5, -5.0), radius=0.3)
+        assert world.clearance(m.position) >= 0.3 - PROMISE
+        assert m.position[1] > 0.0
+
+
+def test_gap_narrower_than_agent_is_not_passed():
+    world = sidestep.World2D()
+    world.add_circles([(-1.0, 0.0), (1.0, 0.0)], 0.6)   # gap 0.8 wide
+    m = world.move((0.0, -3.0), (0.0, 6.0), radius=0.5)
+    assert m.position[1] < 0.0
+    m = world.move((0.0, -3.0), (0.0, 6.0), radius=0.35)
+    assert m.position == pytest.approx((0.0, 3.0))
+
+
+def test_slides_round_a_tree():
+    world = sidestep.World2D()
+    world.add_circles([(0.0, 0.0)], 1.0)
+    m = world.move((-3.0, 0.2), (6.0, 0.0), radius=0.25)
+    assert m.stop == "slid" and m.position[1] > 0.2
+    assert world.clearance(m.position) >= 0.25 - PROMISE
+
+
+def test_start_overlapping_recovers_to_free_spot():
+    world = sidestep.World2D()
+    world.add_circles([(0.0, 0.0)], 1.0)
+    m = world.move((0.3, 0.0), (0.0, 0.0), radius=0.5)
+    assert m.recovered and m.hit
+    assert world.clearance(m.position) >= 0.5 - PROMISE
+    # Pushed straight out along the centre-to-agent direction.
+    assert m.position[1] == pytest.approx(0.0, abs=1e-9) and m.position[0] > 1.49
+
+
+def test_start_inside_a_box_leaves_by_the_nearest_side():
+    world = sidestep.World2D()
+    world.add_boxes([(0.0, 0.0)], [(10.0, 4.0)])
+    m = world.move((3.0, 3.5), (1.0, 0.0), radius=0.2)
+    assert m.recovered and world.clearance(m.position) >= 0.2 - PROMISE
+    assert m.position[1] >= 4.2 - 1e-9
+
+
+def test_start_deep_inside_grid_block_escapes():
+    world = sidestep.World2D()
+    world.add_grid(np.ones((9, 9), bool), 1.0)
+    m = world.move((4.5, 4.5), (0.0, 0.0), radius=0.4)
+    assert m.recovered and world.clearance(m.position) >= 0.4 - PROMISE
+
+
+def test_start_wedged_between_overlapping_circles_escapes():
+    world = sidestep.World2D()
+    world.add_circles([(0.0, 0.0), (0.8, 0.0), (0.4, 0.7)], 0.7)
+    m = world.move((0.4, 0.25), (0.1, 0.0), radius=0.3)
+    assert m.recovered and world.clearance(m.position) >= 0.3 - PROMISE
+
+
+def test_fast_ball_does_not_pass_the_bat():
+    # The radial article's comment: bat radius 1 at x = 0, ball radius 0.5 at
+    # x = -2 moving 5 units per frame.
+    world = sidestep.World2D()
+    world.add_circles([(0.0, 0.0)], 1.0)
+    m = world.move((-2.0, 0.0), (5.0, 0.0), radius=0.5)
+    assert -1.5 - 1.5 * SKIN <= m.position[0] <= -1.5
+    assert m.contacts[0].fraction == pytest.approx(0.1, abs=SKIN)
+    # The article's methods do let it through.
+    assert world.move((-2.0, 0.0), (5.0, 0.0), radius=0.5, mode="push").position[0] == 3.0
+    assert world.move((-2.0, 0.0), (5.0, 0.0), radius=0.5, mode="block").position[0] == 3.0
+
+
+def test_point_camera_cannot_slip_between_diagonal_grid_cells():
+    world = sidestep.World2D()
+    world.add_grid(np.array([[1, 0], [0, 1]], bool), 1.0)
+    m = world.move((0.2, 1.8), (1.6, -1.6), radius=0.0)
+    assert m.position[0] < 1.0 and m.position[1] > 1.0
+
+
+def test_zero_displacement_is_done():
+    m = house_world().move((0.0, 5.0), (0.0, 0.0), radius=0.3)
+    assert m.stop == "done" and tuple(m.position) == (0.0, 5.0)
+
+
+def test_contacts_explain_the_move():
+    m = long_wall().move((0.0, 2.0), (3.0, -4.0), radius=0.5)
+    (c,) = m.contacts
+    assert c.obstacle == 0 and c.point == pytest.approx((0.75 * 1.5, 0.0), abs=1e-5)
+    assert c.fraction == pytest.approx(1.5 / 4.0, abs=1e-5)
+
+
+# ------------------------------------------------------------------ push
+def test_push_reproduces_the_radial_formula_for_one_tree():
+    world = sidestep.World2D()
+    world.add_circles([(0.0, 1.0)], 1.0)
+    cam = np.array([0.2, -0.5])
+    d = np.array([0.0, 0.9])
+    m = world.move(cam, d, radius=0.0, mode="push")
+    v = cam + d - np.array([0.0, 1.0])
+    expected = cam + d + (1.0 / np.linalg.norm(v) - 1.0) * v
+    np.testing.assert_allclose(m.position, expected, rtol=0, atol=1e-12)
+    assert m.stop == "pushed"
+
+
+def test_push_contributions_add_up_over_the_articles_three_trees():
+    world = sidestep.World2D()
+    trees = np.array([(0.0, 1.0), (1.0, 0.0), (-1.0, 0.0)])
+    world.add_circles(trees, 1.0)
+    cam = np.array([0.3, 0.2])   # inside two of the three trees
+    m = world.move(cam, (0.0, 0.0), radius=0.0, mode="push")
+    delta = np.zeros(2)
+    for t in trees:
+        v = cam - t
+        if np.linalg.norm(v) < 1.0:
+            delta += (1.0 / np.linalg.norm(v) - 1.0) * v
+    np.testing.assert_allclose(m.position, cam + delta, atol=1e-12)
+    assert len(m.contacts) == 2
+
+
+def test_push_with_agent_radius_uses_the_sum_of_radii():
+    world = sidestep.World2D()
+    world.add_circles([(0.0, 0.0)], 1.0)
+    m = world.move((2.0, 0.0), (-0.8, 0.0), radius=0.5, mode="push")
+    assert m.position == pytest.approx((1.5, 0.0))
+
+
+# ------------------------------------------------------------------ block
+def test_house_walls_refuse_a_move_into_them():
+    world = house_world()
+    # Inside the house, 1 m from the wall at y = -14.1: a step to 0.3 m collides.
+    m = world.move((0.0, -13.1), (0.0, -0.7), mode="block")
+    assert m.stop == "blocked" and tuple(m.position) == (0.0, -13.1)
+    assert m.contacts[0].obstacle == 0
+    # A step that stays 0.5 m or more away is allowed.
+    m = world.move((0.0, -13.1), (0.0, -0.5), mode="block")
+    assert m.stop == "done" and m.position == pytest.approx((0.0, -13.6))
+
+
+def test_block_walks_the_house_without_entering_a_wall():
+    world = house_world()
+    p = np.array([5.0, 5.0])
+    rng = np.random.default_rng(7)
+    for _ in range(2000):
+        m = world.move(p, rng.normal(0, 0.2, 2), mode="block")
+        p = m.position
+        assert world.clearance(p) >= 0.0
+
+
+# ------------------------------------------------------------------ ghost
+def test_ghost_ignores_everything():
+    world = house_world()
+    m = world.move((0.0, 5.0), (0.0, -30.0), radius=0.3, mode="ghost")
+    assert tuple(m.position) == (0.0, -25.0) and not m.hit and m.stop == "done"
