@@ -1,0 +1,111 @@
+"""Named cases per family for every query: a hit, a miss, touching, inside, zero radius.
+
+Each family gets one obstacle whose surface crosses the x axis at x = -1 and
+whose inside holds the origin, so the same questions have known answers.
+"""
+import math
+
+import numpy as np
+import pytest
+
+import sidestep
+from sidestep.tolerances import PROMISE, SKIN
+
+
+def circle(w):
+    return int(w.add_circles([(0.0, 0.0)], 1.0)[0])
+
+
+def wall(w):
+    return int(w.add_walls([(-0.5, 0.0)], [(0.5, 0.0)], 0.5)[0])
+
+
+def box(w):
+    return int(w.add_boxes([(-1.0, -1.0)], [(1.0, 1.0)])[0])
+
+
+def polygon(w):
+    return w.add_polygon([(-1.0, 0.0), (0.0, -1.0), (1.0, 0.0), (0.0, 1.0)])
+
+
+def grid(w):
+    return w.add_grid(np.ones((2, 2), bool), 1.0, (-1.0, -1.0))
+
+
+# Signed clearance at the origin for each shape (negative: inside).
+DEPTH = {circle: -1.0, wall: -0.5, box: -1.0, polygon: -math.sqrt(0.5), grid: -1.0}
+
+
+@pytest.fixture(params=list(DEPTH), ids=lambda f: f.__name__)
+def shape(request):
+    world = sidestep.World2D()
+    return world, request.param(world), request.param
+
+
+def test_clearance_miss_touching_inside(shape):
+    world, oid, make = shape
+    assert world.clearance((-3.0, 0.0)) == pytest.approx(2.0)
+    assert world.clearance((-1.0, 0.0)) == pytest.approx(0.0, abs=1e-12)
+    assert world.clearance((0.0, 0.0)) == pytest.approx(DEPTH[make])
+
+
+def test_nearest_reports_the_obstacle_point_and_normal(shape):
+    world, oid, _ = shape
+    near = world.nearest([(-3.0, 0.0)])
+    assert near.obstacle[0] == oid
+    assert near.point[0] == pytest.approx((-1.0, 0.0))
+    assert near.normal[0] == pytest.approx((-1.0, 0.0))
+
+
+def test_raycast_hit_miss_and_inside(shape):
+    world, oid, _ = shape
+    hits = world.raycast([(-5.0, 0.0), (-5.0, 3.0), (0.0, 0.0), (-5.0, 0.0)],
+                         [(1.0, 0.0), (1.0, 0.0), (1.0, 0.0), (2.0, 0.0)], [10.0, 10.0, 10.0, 3.0])
+    assert hits.hit.tolist() == [True, False, True, False]
+    assert hits.distance[0] == pytest.approx(4.0) and hits.obstacle[0] == oid
+    # A unit normal facing the ray (at the diamond's corner either edge's normal will do).
+    assert np.hypot(*hits.normal[0]) == pytest.approx(1.0) and hits.normal[0][0] < 0.0
+    assert hits.point[0] == pytest.approx((-1.0, 0.0))
+    assert hits.obstacle[1] == -1 and hits.distance[1] == np.inf
+    assert hits.distance[2] == 0.0                      # starts inside: blocked at once
+    assert hits.distance[3] == np.inf                   # stops short of the surface
+
+
+def test_overlapping_miss_touching_and_point_inside(shape):
+    world, oid, _ = shape
+    assert world.overlapping((-3.0, 0.0), 1.9).tolist() == []
+    assert world.overlapping((-3.0, 0.0), 2.0).tolist() == [oid]
+    assert world.overlapping((0.0, 0.0)).tolist() == [oid]
+    assert world.overlapping((-1.5, 0.0), 0.0).tolist() == []
+
+
+@pytest.mark.parametrize("radius", [0.0, 0.5])
+def test_slide_into_it_stops_at_the_surface(shape, radius):
+    world, oid, _ = shape
+    m = world.move((-5.0, 0.0), (10.0, 0.0), radius=radius)
+    assert -1.0 - radius - 1.5 * SKIN <= m.position[0] <= -1.0 - radius
+    assert m.contacts[0].obstacle == oid and m.stop == "blocked"
+
+
+def test_zero_displacement_next_to_it_is_done(shape):
+    world, _, _ = shape
+    m = world.move((-2.0, 0.0), (0.0, 0.0), radius=0.5)
+    assert m.stop == "done" and not m.hit
+
+
+def test_push_out_of_it(shape):
+    world, oid, _ = shape
+    m = world.move((-3.0, 0.0), (1.8, 0.0), radius=0.5, mode="push")
+    assert m.position == pytest.approx((-1.5, 0.0)) and m.contacts[0].obstacle == oid
+
+
+def test_block_refuses_a_step_into_it(shape):
+    world, _, _ = shape
+    m = world.move((-3.0, 0.0), (2.2, 0.0), radius=0.5, mode="block")
+    assert tuple(m.position) == (-3.0, 0.0) and m.stop == "blocked"
+
+
+def test_recovers_from_inside_it(shape):
+    world, _, _ = shape
+    m = world.move((0.1, 0.05), (0.0, 0.0), radius=0.25)
+    assert m.recovered and world.clearance(m.position) >= 0.25 - PROMISE
