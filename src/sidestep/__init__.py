@@ -3,7 +3,7 @@
 >>> import sidestep
 >>> world = sidestep.World2D()
 >>> tree = world.add_circles([(0.0, 1.0)], 1.0)
->>> move = world.move((0.0, -2.0), (0.0, 3.0), radius=0.25)
+>>> move = world.move((-0.5, -2.0), (1.0, 3.0), radius=0.25)
 >>> move.stop, bool(world.clearance(move.position) >= 0.25 - 1e-9)
 ('slid', True)
 """

@@ -12,6 +12,7 @@ import os
 import numpy as np
 
 from . import scenes
+from .tolerances import PROMISE
 from .world import MODES
 
 #: ``(7, 2) float64``: where the walk starts, then the waypoints in order:
@@ -100,14 +101,15 @@ def measure(world, mode, path, contacts, radius):
         ``mode``; ``travelled`` (sum of step lengths, m); ``contacts`` (count);
         ``min_clearance`` (smallest gap between the agent's disc and the
         nearest surface along the path, m, negative when overlapping);
-        ``penetrations`` (frames ending with the disc overlapping an obstacle).
+        ``penetrations`` (frames ending with the disc overlapping an obstacle
+        by more than :data:`sidestep.tolerances.PROMISE`).
     """
     gap = world.clearance(path) - radius
     return {"mode": mode,
             "travelled": float(np.hypot(*np.diff(path, axis=0).T).sum()),
             "contacts": len(contacts),
             "min_clearance": float(gap.min()),
-            "penetrations": int(np.count_nonzero(gap < -1e-9))}
+            "penetrations": int(np.count_nonzero(gap < -PROMISE))}
 
 
 def format_table(rows):
@@ -117,13 +119,13 @@ def format_table(rows):
     --------
     >>> print(format_table([{"mode": "slide", "travelled": 12.5, "contacts": 3,
     ...                      "min_clearance": 1e-6, "penetrations": 0}]))
-    mode   travelled (m)  contacts  min clearance (m)  penetrations
-    slide          12.50         3           0.000001             0
+    mode    travelled (m)  contacts  min clearance (m)  penetrations
+    slide           12.50         3              1e-06             0
     """
     lines = [f"{'mode':<6} {'travelled (m)':>14} {'contacts':>9} {'min clearance (m)':>18} "
              f"{'penetrations':>13}"]
     lines += [f"{r['mode']:<6} {r['travelled']:>14.2f} {r['contacts']:>9d} "
-              f"{r['min_clearance']:>18.6f} {r['penetrations']:>13d}" for r in rows]
+              f"{r['min_clearance']:>18.3g} {r['penetrations']:>13d}" for r in rows]
     return "\n".join(lines)
 
 
@@ -150,7 +152,7 @@ def _draw_walks(ax, world, walks, radius):
     return handles
 
 
-def draw(world, walks, radius, out):
+def draw(world, walks, radius, out, kind="png"):
     """Save the demo's picture: the house, the halos, each mode's path and contacts.
 
     Parameters
@@ -160,7 +162,9 @@ def draw(world, walks, radius, out):
     radius : float
         The agent's radius, shaded around every obstacle.
     out : str or path-like
-        Image file; its extension picks the format.
+        Image file, written at exactly this path.
+    kind : str
+        Image format, one matplotlib knows (``"png"``, ``"svg"``, ``"pdf"``...).
     """
     # A bare Figure, not pyplot: no backend to pick, no global state to clean up.
     from matplotlib.figure import Figure
@@ -177,7 +181,6 @@ def draw(world, walks, radius, out):
         # would cross the paths.
         ax.indicate_inset((x0, y0, x1 - x0, y1 - y0), edgecolor="0.2")
         ax.text(x0, y1 + 0.2, name[0], fontsize=11, fontweight="bold")
-
     fig.legend(handles=handles, loc="outside right upper", fontsize=10)
     ax.set_xlabel("x (m)")
     ax.set_ylabel("y (m)")
@@ -185,7 +188,7 @@ def draw(world, walks, radius, out):
                  f"agent radius {radius:g} m; grey bands: wall surfaces (0.5 m from the "
                  f"segment); orange: where the agent's centre cannot go; x: contact points",
                  fontsize=11)
-    fig.savefig(out, dpi=100, bbox_inches="tight")
+    fig.savefig(out, format=kind, dpi=100, bbox_inches="tight")
 
 
 def run_demo(out="sidestep-demo.png", radius=0.3):
@@ -194,7 +197,8 @@ def run_demo(out="sidestep-demo.png", radius=0.3):
     Parameters
     ----------
     out : str or path-like
-        Where to write the picture (PNG unless the extension says otherwise).
+        Where to write the picture; the extension picks the format, PNG if
+        there is none.
     radius : float >= 0
         The agent's radius; the route's start must be free for it.
 
@@ -208,8 +212,9 @@ def run_demo(out="sidestep-demo.png", radius=0.3):
     ValueError
         If ``radius`` is negative, not finite or too large for the start, or
         ``out`` names a format matplotlib cannot write.
-    FileNotFoundError
-        If ``out``'s directory does not exist.
+    OSError
+        If ``out``'s directory does not exist, ``out`` is a directory, or
+        writing fails.
     """
     from matplotlib.backend_bases import FigureCanvasBase
 
@@ -221,14 +226,17 @@ def run_demo(out="sidestep-demo.png", radius=0.3):
     if radius >= room:
         raise ValueError(f"radius {radius} does not fit at the route's start, which has "
                          f"{room:.2f} m of room")
+    out = os.fspath(out)
     folder = os.path.dirname(os.path.abspath(out))
     if not os.path.isdir(folder):
-        raise FileNotFoundError(f"cannot write {os.fspath(out)}: no directory {folder}")
-    kind = os.path.splitext(out)[1][1:].lower()
-    if kind and kind not in FigureCanvasBase.get_supported_filetypes():
-        raise ValueError(f"cannot write {os.fspath(out)}: matplotlib has no '{kind}' format")
+        raise FileNotFoundError(f"cannot write {out}: no directory {folder}")
+    if os.path.isdir(out):
+        raise IsADirectoryError(f"cannot write {out}: it is a directory")
+    kind = os.path.splitext(out)[1][1:].lower() or "png"
+    if kind not in FigureCanvasBase.get_supported_filetypes():
+        raise ValueError(f"cannot write {out}: matplotlib has no '{kind}' format")
     walks = {mode: walk(world, radius, mode) for mode in MODES}
     rows = [measure(world, mode, *walks[mode], radius) for mode in MODES]
     print(format_table(rows))
-    draw(world, walks, radius, out)
+    draw(world, walks, radius, out, kind)
     return rows

@@ -3,19 +3,17 @@
 matplotlib is imported inside the functions, so ``import sidestep`` never
 needs it; install it with ``pip install "sidestep[demo]"``.
 
->>> import matplotlib
->>> matplotlib.use("Agg")
->>> import matplotlib.pyplot as plt
+>>> from matplotlib.figure import Figure
 >>> import sidestep
 >>> from sidestep import plot
 >>> world = sidestep.World2D()
 >>> trees = world.add_circles([(0, 1), (1, 0), (-1, 0)], 1.0)
 >>> walls = world.add_walls([(-3, -3)], [(3, -3)], clearance=0.5)
->>> fig, ax = plt.subplots()
+>>> fig = Figure()
+>>> ax = fig.subplots()
 >>> plot.draw_world(ax, world, halo=0.3)
 >>> line = plot.draw_path(ax, [(-3, 3), (0, 2.4), (3, 3)], label="agent")
 >>> dots = plot.draw_contacts(ax, [(0, 2.0)])
->>> plt.close(fig)
 """
 import numpy as np
 
@@ -92,6 +90,8 @@ def draw_world(ax, world, *, halo=0.0, color="0.35", halo_color="tab:orange", al
     from matplotlib.colors import ListedColormap
     from matplotlib.patches import Polygon, Rectangle
 
+    if not halo >= 0:
+        raise ValueError(f"halo must be a number >= 0, got {halo!r}")
     if halo > 0:
         geom, _ = world.segments()
         _add_capsules(ax, geom[:, 0:4], geom[:, 4] + halo, color=halo_color, alpha=alpha,

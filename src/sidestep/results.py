@@ -29,10 +29,12 @@ class Move:
     #: The obstacles involved, one :class:`Contact` each, in the order met.
     contacts: tuple
     #: Why the move ended: ``"done"`` (reached the target untouched), ``"slid"``
-    #: (contacts turned or shortened it; all the motion they allow was made),
-    #: ``"blocked"`` (no motion was possible), ``"pushed"`` (push mode pushed
-    #: the agent out), ``"max_iterations"`` (slide ran out of passes with motion
-    #: left) or ``"stuck"`` (started overlapping and found no free spot).
+    #: (contacts turned the move and it went on along them as far as they allow),
+    #: ``"blocked"`` (it came to rest against contacts with no way along them:
+    #: head-on into a wall, into a corner; block mode: the target collides),
+    #: ``"pushed"`` (push mode pushed the agent out), ``"max_iterations"`` (slide
+    #: ran out of passes with motion left) or ``"stuck"`` (started overlapping
+    #: and found no free spot).
     stop: str
     #: Whether the agent started overlapping and was first moved to a free spot.
     recovered: bool = False

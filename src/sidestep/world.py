@@ -48,7 +48,9 @@ class World2D:
     3
     >>> round(float(world.clearance((0.0, -2.0))), 3)     # a hit: 0.5 from the wall's surface
     0.5
-    >>> world.move((0.0, -2.0), (0.0, -3.0), radius=0.2).stop   # walks into the wall
+    >>> world.move((0.0, -2.0), (0.0, -3.0), radius=0.2).stop   # walks head-on into the wall
+    'blocked'
+    >>> world.move((0.0, -2.0), (3.0, -3.0), radius=0.2).stop   # and at an angle: slides along
     'slid'
     >>> world.move((4.0, 4.0), (1.0, 0.0)).stop                 # a miss: nothing in the way
     'done'
@@ -443,10 +445,9 @@ class World2D:
         owner = np.empty(n, dtype=np.int64)
         dist = np.empty(n)
         normal = np.empty((n, 2))
-        run_rows(raycast_points, n, self._store.pack(), o, unit, md, owner, dist, normal)
-        hit = owner >= 0
-        point = np.where(hit[:, None], o + unit * np.where(hit, dist, 0.0)[:, None], np.nan)
-        return RayHits(hit, dist, normal, owner, point)
+        point = np.empty((n, 2))
+        run_rows(raycast_points, n, self._store.pack(), o, unit, md, owner, dist, normal, point)
+        return RayHits(owner >= 0, dist, normal, owner, point)
 
     def overlapping(self, point, radius=0.0):
         """Ids of the obstacles a disc of ``radius`` at ``point`` touches or overlaps (sorted)."""

@@ -25,8 +25,8 @@ MODE_BLOCK = 2
 MODE_GHOST = 3
 
 STOP_DONE = 0            # reached the target without touching anything
-STOP_SLID = 1            # contacts turned or shortened the move; all the motion they allow was made
-STOP_BLOCKED = 2         # contacts left no motion (block mode: the target collides)
+STOP_SLID = 1            # contacts turned the move; it went on along them as far as they allow
+STOP_BLOCKED = 2         # at rest against contacts with no way along them (block: target collides)
 STOP_MAX_ITERATIONS = 3  # motion was left when the slide ran out of passes
 STOP_STUCK = 4           # started overlapping and no free spot was found
 STOP_PUSHED = 5          # push mode pushed the agent out of something

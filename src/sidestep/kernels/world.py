@@ -448,9 +448,12 @@ def nearest_points(world, points, owner, separation, normal, surface, first, sto
 
 
 @njit(cache=True, nogil=True)
-def raycast_points(world, origins, directions, max_distance, owner, distance, normal,
+def raycast_points(world, origins, directions, max_distance, owner, distance, normal, point,
                    first, stop):
-    """:func:`raycast_point` for rays ``first:stop`` (unit ``directions``), into the outputs."""
+    """:func:`raycast_point` for rays ``first:stop`` (unit ``directions``), into the outputs.
+
+    ``point`` gets the hit point ``origin + distance * direction`` (NaN on a miss).
+    """
     for r in range(first, stop):
         o, d, nx, ny = raycast_point(world, origins[r, 0], origins[r, 1], directions[r, 0],
                                      directions[r, 1], max_distance[r])
@@ -458,3 +461,9 @@ def raycast_points(world, origins, directions, max_distance, owner, distance, no
         distance[r] = d
         normal[r, 0] = nx
         normal[r, 1] = ny
+        if o >= 0:
+            point[r, 0] = origins[r, 0] + d * directions[r, 0]
+            point[r, 1] = origins[r, 1] + d * directions[r, 1]
+        else:
+            point[r, 0] = math.nan
+            point[r, 1] = math.nan
