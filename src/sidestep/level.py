@@ -1,0 +1,51 @@
+"""A loaded level: the world plus what the file says about agents in it.
+
+:func:`sidestep.load` returns a :class:`Level`; loaders raise
+:class:`LevelError` for a file that is at fault, naming the file, the place in
+it and what was expected.
+"""
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+class LevelError(ValueError):
+    """A level file that cannot be read: ``file``, ``place`` (line, object id, lump...) and why."""
+
+    def __init__(self, file, place, message):
+        self.file = str(file)
+        self.place = place
+        self.message = message
+        where = f"{self.file}: {place}: " if place else f"{self.file}: "
+        super().__init__(where + message)
+
+
+@dataclass(frozen=True)
+class Scenarios:
+    """Start and goal pairs for agents (a Moving AI ``.scen`` file, say)."""
+
+    #: ``(n, 2) float64``: where each agent starts.
+    starts: np.ndarray
+    #: ``(n, 2) float64``: where it should go.
+    goals: np.ndarray
+    #: ``(n,) float64``: the file's optimal path length per pair (NaN if not given).
+    lengths: np.ndarray = field(default_factory=lambda: np.zeros(0))
+
+
+@dataclass(frozen=True)
+class Level:
+    """What :func:`sidestep.load` read from a level file."""
+
+    #: The obstacles, as a :class:`~sidestep.World2D`.
+    world: object
+    #: ``(n, 2) float64``: spawn points the file marks (Tiled point objects...); may be empty.
+    spawns: np.ndarray
+    #: Start/goal pairs for agents, or None.
+    scenarios: object = None
+    #: A short name for the level (the map name, or the file's stem).
+    name: str = ""
+    #: Path of the file read, or None.
+    source: object = None
+    #: Non-fatal problems found while reading (a scenario row whose start is
+    #: blocked, an object type that was skipped...), one line each.
+    problems: tuple = ()
