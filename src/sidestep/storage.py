@@ -1,13 +1,14 @@
 """The packed obstacle arrays of a world and their broadphase, rebuilt lazily.
 
-Obstacles go in as validated arrays; :meth:`Store.pack` hands the kernels a
-:class:`~sidestep.kernels.world.WorldArrays` and rebuilds the broadphase only
-after obstacles were added (removal just clears the ``alive`` flag).
+Obstacles go in as validated arrays; :meth:`Store.pack` hands the kernels the
+world as three flat buffers (see :func:`~sidestep.kernels.world.unpack_world`)
+and rebuilds the broadphase only after obstacles were added (removal just
+clears the ``alive`` flag, in the buffers too).
 """
 import numpy as np
 
+from .kernels import world as _kw
 from .kernels.index import Index, fill_index_boxes, fill_index_capsules
-from .kernels.world import WorldArrays
 
 FAMILIES = ("circle", "wall", "box", "polygon", "grid")
 
@@ -105,11 +106,14 @@ class Store:
         """Mark ``ids`` removed (the broadphase skips them; no rebuild needed)."""
         self.alive.data[ids] = 0
         if self._packed is not None:
-            self._packed = self._packed._replace(alive=self.alive.view())
+            floats, ints, small = self._packed
+            small[ints[_kw.H_S_ALIVE] + ids] = 0
+            ints[_kw.H_REMOVED] = 1
 
     # --------------------------------------------------------------- packing
     def pack(self):
-        """The world as kernels see it; rebuilds the broadphase if obstacles were added."""
+        """The world as kernels take it, ``(floats, ints, small)``; rebuilds the
+        broadphase if obstacles were added."""
         if self._packed is None:
             self._packed = self._build()
         return self._packed
@@ -129,13 +133,49 @@ class Store:
                       *fill_index_boxes(items.origin_x, items.origin_y, items.cell_size,
                                         items.nx, items.ny, bounds)) \
             if items.nx > 0 else items
-        return WorldArrays(
-            item_geometry=geometry, item_owner=self.item_owner.view(), items=items,
-            area_kind=self.area_kind.view(), area_owner=self.area_owner.view(),
-            area_bounds=bounds, area_ref=self.area_ref.view(), areas=areas,
-            polygon_vertices=self.polygon_vertices.view(), grid_cells=self._grid_cells,
-            grid_shape=self._grid_shape, grid_frame=self.grid_frame.view(),
-            alive=self.alive.view())
+        return _flatten(geometry, self.item_owner.view(), items, self.area_kind.view(),
+                        self.area_owner.view(), bounds, self.area_ref.view(), areas,
+                        self.polygon_vertices.view(), self._grid_cells, self._grid_shape,
+                        self.grid_frame.view(), self.alive.view())
+
+
+def _flatten(geometry, owner, items, kind, area_owner, bounds, ref, areas, vertices, cells,
+             shape, frame, alive):
+    """Three flat buffers in the layout :func:`~sidestep.kernels.world.unpack_world` reads."""
+    header = np.zeros(_kw.HEADER, dtype=np.int64)
+    header[[_kw.H_ITEMS, _kw.H_AREAS, _kw.H_VERTICES, _kw.H_GRIDS, _kw.H_IDS]] = \
+        [len(geometry), len(kind), len(vertices), len(shape), len(alive)]
+    header[[_kw.H_ITEMS_NX, _kw.H_ITEMS_NY, _kw.H_AREAS_NX, _kw.H_AREAS_NY]] = \
+        [items.nx, items.ny, areas.nx, areas.ny]
+    index_params = np.array([items.origin_x, items.origin_y, items.cell_size,
+                             areas.origin_x, areas.origin_y, areas.cell_size])
+    float_parts = [(_kw.H_F_GEOMETRY, geometry), (_kw.H_F_BOUNDS, bounds),
+                   (_kw.H_F_VERTICES, vertices), (_kw.H_F_FRAME, frame),
+                   (_kw.H_F_INDEX, index_params)]
+    int_parts = [(_kw.H_I_OWNER, owner), (_kw.H_I_KIND, kind), (_kw.H_I_AREA_OWNER, area_owner),
+                 (_kw.H_I_REF, ref), (_kw.H_I_SHAPE, shape), (_kw.H_I_ITEMS_START, items.start),
+                 (_kw.H_I_AREAS_START, areas.start)]
+    small_parts = [(_kw.H_S_ITEMS, items.entries), (_kw.H_S_AREAS, areas.entries),
+                   (_kw.H_S_CELLS, cells), (_kw.H_S_ALIVE, alive)]
+    header[_kw.H_S_ITEMS_N] = len(items.entries)
+    header[_kw.H_S_AREAS_N] = len(areas.entries)
+    header[_kw.H_S_CELLS_N] = len(cells)
+    header[_kw.H_REMOVED] = int(not np.all(alive))
+
+    def join(parts, dtype, at=0):
+        chunks = []
+        for slot, arr in parts:
+            header[slot] = at
+            flat = np.ascontiguousarray(arr, dtype=dtype).reshape(-1)
+            chunks.append(flat)
+            at += len(flat)
+        return chunks
+
+    floats = np.concatenate(join(float_parts, np.float64) + [np.zeros(1)])
+    int_chunks = join(int_parts, np.int64, at=_kw.HEADER)
+    small = np.concatenate(join(small_parts, np.int32) + [np.zeros(1, np.int32)])
+    ints = np.concatenate([header] + int_chunks)
+    return floats, ints, small
 
 
 def _build_index_capsules(geometry, area_bounds):

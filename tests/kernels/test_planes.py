@@ -6,9 +6,10 @@ from sidestep.kernels.planes import solve_planes
 
 
 def solve(d, normals, bounds):
-    n = np.asarray(normals, float).reshape(-1, 2)
+    # The solver reads normals then bounds from one flat array.
+    n = np.asarray(normals, float).reshape(-1)
     b = np.asarray(bounds, float)
-    return solve_planes(d[0], d[1], n, b, len(b), 1e-12)
+    return solve_planes(d[0], d[1], np.concatenate([n, b]), 0, len(n), len(b), 1e-12)
 
 
 def test_no_planes_keeps_the_wish():

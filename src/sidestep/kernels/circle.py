@@ -48,9 +48,10 @@ def sweep_circle_circle(px, py, dx, dy, cx, cy, radius):
             sep, nx, ny, qx, qy = separation_point_circle(px, py, cx, cy, radius)
             return 0.0, nx, ny
         return math.inf, 0.0, 0.0
-    if b >= 0.0:
-        return math.inf, 0.0, 0.0
     a = dx * dx + dy * dy
+    # a == 0 with b < 0 only when |d|^2 underflows (|d| < 1e-154): no motion.
+    if b >= 0.0 or a == 0.0:
+        return math.inf, 0.0, 0.0
     # Discriminant b^2 - a c computed as a (radius^2 - |m_perp|^2), with m_perp
     # the part of m across the motion: b^2 and a c are huge and nearly equal
     # for a small circle far away, and their difference would be all rounding

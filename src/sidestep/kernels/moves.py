@@ -14,10 +14,13 @@ import math
 import numpy as np
 from numba import njit
 
+from .borrow import borrow
 from .index import columns_capsule, rows_capsule
 from .planes import solve_planes
-from .world import (item_owner_alive, listed, penetrations, probe_point, separation_item,
-                    sweep_item)
+from .world import (MAX_PLANES, S_BOUNDS, S_ITEMS, S_NORMALS, S_OWNERS, S_POINTS,
+                    S_INSIDE, S_SEPARATIONS, SCRATCH_FLOATS, SCRATCH_INTS, cell_span,
+                    inside_areas, item_owner, item_owner_alive, listed, penetrations,
+                    probe_point, separation_item, sweep_item, unpack_world)
 
 MODE_SLIDE = 0
 MODE_PUSH = 1
@@ -33,10 +36,6 @@ STOP_PUSHED = 5          # push mode pushed the agent out of something
 
 #: Rows of the contact buffer: [obstacle, point x, point y, normal x, normal y, fraction].
 CONTACT_FIELDS = 6
-#: Contact planes one slide pass solves together, and obstacles one push or
-#: recovery step considers; more than this many touching obstacles at once
-#: are not met in practice (a disc touches at most six equal discs).
-MAX_PLANES = 32
 
 
 @njit(cache=True)
@@ -60,20 +59,20 @@ def _record(contacts, n, owner, qx, qy, nx, ny, fraction):
 def _bounds_escape(world, px, py, radius):
     # Distance from p beyond which the world's broadphase box (and so every
     # obstacle) is left behind by more than the radius: always free there.
-    w = world.items
-    if w.nx == 0:
+    c = world.items
+    if c.nx == 0:
         return 0.0
-    x0 = w.origin_x
-    y0 = w.origin_y
-    x1 = x0 + w.nx * w.cell_size
-    y1 = y0 + w.ny * w.cell_size
+    x0 = c.origin_x
+    y0 = c.origin_y
+    x1 = x0 + c.nx * c.cell_size
+    y1 = y0 + c.ny * c.cell_size
     far_x = max(abs(px - x0), abs(px - x1))
     far_y = max(abs(py - y0), abs(py - y1))
-    return math.sqrt(far_x * far_x + far_y * far_y) + radius + w.cell_size
+    return math.sqrt(far_x * far_x + far_y * far_y) + radius + c.cell_size
 
 
 @njit(cache=True)
-def recover(world, px, py, radius, skin, slack):
+def recover(world, px, py, radius, skin, slack, wf, wi):
     """Move an overlapping agent to a nearby free spot.
 
     1. Up to 16 rounds of push-out: every obstacle the disc overlaps or
@@ -85,31 +84,26 @@ def recover(world, px, py, radius, skin, slack):
        headings per ring, radius growing by half each ring) are tried until
        one is free; the rings end outside the world, where every spot is free.
 
-    Returns ``(x, y, ok)``; ``ok`` is False only if no free spot was found.
+    ``wf``, ``wi`` are the scratch buffers. Returns ``(x, y, ok)``; ``ok`` is
+    False only if no free spot was found.
     """
-    owners = np.empty(MAX_PLANES, dtype=np.int64)
-    normals = np.empty((MAX_PLANES, 2))
-    separations = np.empty(MAX_PLANES)
-    points = np.empty((MAX_PLANES, 2))
-    bounds = np.empty(MAX_PLANES)
     x = px
     y = py
     for _ in range(16):
-        count = penetrations(world, x, y, radius, 2.0 * skin, owners, normals,
-                             separations, points)
+        count = penetrations(world, x, y, radius, 2.0 * skin, wf, wi)
         worst = math.inf
         for i in range(count):
-            worst = min(worst, separations[i])
+            worst = min(worst, wf[S_SEPARATIONS + i])
             # Separation after moving v: about separations[i] + n_i . v >= skin.
-            bounds[i] = skin - separations[i]
+            wf[S_BOUNDS + i] = skin - wf[S_SEPARATIONS + i]
         if worst >= 0.5 * skin:
             return x, y, True
-        vx, vy, err = solve_planes(0.0, 0.0, normals, bounds, count, slack)
+        vx, vy, err = solve_planes(0.0, 0.0, wf, S_NORMALS, S_BOUNDS, count, slack)
         if vx == 0.0 and vy == 0.0:
             break
         x += vx
         y += vy
-    owner, sep, nx, ny, qx, qy = probe_point(world, x, y, radius + skin)
+    owner, sep, nx, ny, qx, qy = probe_point(world, x, y, radius + skin, wi)
     if owner < 0 or sep >= radius + 0.5 * skin:
         return x, y, True
     # 2. Rings of candidate spots around the start.
@@ -120,7 +114,7 @@ def recover(world, px, py, radius, skin, slack):
             angle = 2.0 * math.pi * h / 32.0
             cx = px + ring * math.cos(angle)
             cy = py + ring * math.sin(angle)
-            owner, sep, nx, ny, qx, qy = probe_point(world, cx, cy, radius + skin)
+            owner, sep, nx, ny, qx, qy = probe_point(world, cx, cy, radius + skin, wi)
             if owner < 0 or sep >= radius + 0.5 * skin:
                 return cx, cy, True
         ring *= 1.5
@@ -128,119 +122,182 @@ def recover(world, px, py, radius, skin, slack):
 
 
 @njit(cache=True)
-def slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
-          max_iterations, contacts):
-    """Continuous collide-and-slide of a disc from ``p`` by ``d``.
+def _gather(world, px, py, rx, ry, radius, skin, margin, wf, wi):
+    """One look at everything near the disc at ``p`` and along ``p -> p + r``.
 
-    Each pass:
-      1. gathers the obstacles within ``margin`` of the disc as contact planes;
-      2. solves the planes together for the motion nearest the remaining
-         wish that approaches no contact closer than ``skin / 2``;
-      3. sweeps the disc, grown by ``skin``, along that motion against the
-         other obstacles near its path and stops at the first contact,
-         ``skin`` outside it.
-    The pass ends the move when nothing stopped the sweep; a sweep hit adds a
-    contact and starts another pass with what remains of the wish (so the
-    agent slides on along the contact). A move that starts overlapping first
-    recovers (:func:`recover`).
-
-    Returns ``(x, y, stop, n_contacts, recovered)``; contacts are written to
-    ``contacts (k, 6)`` rows ``[obstacle, qx, qy, nx, ny, fraction]``.
+    Obstacles within ``margin`` of the disc become contact planes in the
+    scratch buffers (normal, bound ``skin/2 - separation``, surface point,
+    item); every other obstacle near the path is swept against the disc grown
+    by ``skin`` along ``r``. A move with no contact planes is then finished in
+    this single pass. Returns ``(n_planes, worst, worst_row, fraction, hit,
+    hnx, hny)``: ``worst`` is the smallest separation among the planes (and
+    ``worst_row`` its row), negative when the disc overlaps something.
     """
-    total = math.sqrt(dx * dx + dy * dy)
-    n_contacts = 0
-    recovered = False
-    # 0. Start overlapping: recover first.
-    owner, sep, nx, ny, qx, qy = probe_point(world, px, py, radius)
-    if owner >= 0 and sep < radius:
-        n_contacts = _record(contacts, n_contacts, owner, qx, qy, nx, ny, 0.0)
-        px, py, ok = recover(world, px, py, radius, skin, slack)
-        recovered = True
-        if not ok:
-            return px, py, STOP_STUCK, n_contacts, recovered
-    normals = np.empty((MAX_PLANES, 2))
-    bounds = np.empty(MAX_PLANES)
-    plane_item = np.empty(MAX_PLANES, dtype=np.int64)
-    plane_point = np.empty((MAX_PLANES, 2))
-    index = world.items
-    rem_x = dx
-    rem_y = dy
-    travelled = 0.0
-    limited = False
-    stop = STOP_MAX_ITERATIONS
-    for _ in range(max_iterations):
-        rem_len = math.sqrt(rem_x * rem_x + rem_y * rem_y)
-        if rem_len <= min_motion:
-            stop = STOP_SLID if limited else STOP_DONE
-            break
-        # 1. Gather the contact planes: obstacles within the margin of the disc.
-        n_planes = 0
-        reach = radius + margin
-        j0, j1 = rows_capsule(index, px, py, px, py, reach)
-        for j in range(j0, j1 + 1):
-            i0, i1 = columns_capsule(index, px, py, px, py, reach, j)
-            for k in range(j * index.nx + i0, j * index.nx + i1 + 1):
-                for t in range(index.start[k], index.start[k + 1]):
-                    e = index.entries[t]
-                    if n_planes == MAX_PLANES or not item_owner_alive(world, e) or \
-                            listed(plane_item, n_planes, e):
-                        continue
-                    sep, nx, ny, qx, qy = separation_item(world, e, px, py)
-                    sep -= radius
-                    if sep <= margin:
-                        normals[n_planes, 0] = nx
-                        normals[n_planes, 1] = ny
-                        # Approach no closer than skin / 2: n . v >= skin/2 - sep.
-                        bounds[n_planes] = 0.5 * skin - sep
-                        plane_item[n_planes] = e
-                        plane_point[n_planes, 0] = qx
-                        plane_point[n_planes, 1] = qy
-                        n_planes += 1
-        # 2. Solve all contact planes together.
-        vx, vy, err = solve_planes(rem_x, rem_y, normals, bounds, n_planes, slack)
-        if err > slack:
-            vx = 0.0
-            vy = 0.0
-        active = False
-        for i in range(n_planes):
-            if normals[i, 0] * rem_x + normals[i, 1] * rem_y < bounds[i] - slack:
-                active = True
-                limited = True
-                n_contacts = _record(contacts, n_contacts, world.item_owner[plane_item[i]],
-                                     plane_point[i, 0],
-                                     plane_point[i, 1], normals[i, 0], normals[i, 1],
-                                     travelled / total)
-        v_len = math.sqrt(vx * vx + vy * vy)
-        # Contacts leave at most the skin's width of motion: against them, at rest.
-        if v_len <= min_motion or (active and v_len <= skin):
-            stop = STOP_BLOCKED
-            break
-        # 3. Sweep the disc, grown by the skin, along v against everything near
-        #    the path.
-        fraction = 1.0
-        hit = -1
-        hnx = 0.0
-        hny = 0.0
-        grown = radius + skin
-        j0, j1 = rows_capsule(index, px, py, px + vx, py + vy, grown)
-        for j in range(j0, j1 + 1):
-            i0, i1 = columns_capsule(index, px, py, px + vx, py + vy, grown, j)
-            for k in range(j * index.nx + i0, j * index.nx + i1 + 1):
-                for t in range(index.start[k], index.start[k + 1]):
-                    e = index.entries[t]
-                    if not item_owner_alive(world, e):
-                        continue
-                    # Contact planes keep their obstacles skin/2 away; sweeping
-                    # them too, grown by only skin/4, is the safety net for a
-                    # plane whose normal rounding tilted.
-                    f, fnx, fny = sweep_item(world, e, px, py, vx, vy,
-                                             radius + 0.25 * skin
-                                             if listed(plane_item, n_planes, e) else grown)
+    cells = world.items
+    n_planes = 0
+    worst = math.inf
+    worst_row = -1
+    fraction = 1.0
+    hit = -1
+    hnx = 0.0
+    hny = 0.0
+    reach = radius + margin
+    grown = radius + skin
+    j0, j1 = rows_capsule(cells, px, py, px + rx, py + ry, reach)
+    for j in range(j0, j1 + 1):
+        i0, i1 = columns_capsule(cells, px, py, px + rx, py + ry, reach, j)
+        for i in range(i0, i1 + 1):
+            lo, hi = cell_span(world, cells, j * cells.nx + i)
+            for t in range(lo, hi):
+                e = world.small[t]
+                if not item_owner_alive(world, e) or listed(wi, S_ITEMS, n_planes, e):
+                    continue
+                sep, nx, ny, qx, qy = separation_item(world, e, px, py)
+                sep -= radius
+                if sep <= margin and n_planes < MAX_PLANES:
+                    wf[S_NORMALS + 2 * n_planes] = nx
+                    wf[S_NORMALS + 2 * n_planes + 1] = ny
+                    # Approach no closer than skin / 2: n . v >= skin/2 - sep.
+                    wf[S_BOUNDS + n_planes] = 0.5 * skin - sep
+                    wf[S_POINTS + 2 * n_planes] = qx
+                    wf[S_POINTS + 2 * n_planes + 1] = qy
+                    wi[S_ITEMS + n_planes] = e
+                    if sep < worst:
+                        worst = sep
+                        worst_row = n_planes
+                    n_planes += 1
+                else:
+                    f, fnx, fny = sweep_item(world, e, px, py, rx, ry, grown)
                     if f < fraction:
                         fraction = f
                         hit = e
                         hnx = fnx
                         hny = fny
+    return n_planes, worst, worst_row, fraction, hit, hnx, hny
+
+
+@njit(cache=True)
+def _sweep(world, px, py, vx, vy, radius, skin, n_planes, wi):
+    """First contact of the disc moving by ``v``: ``(fraction, hit item, nx, ny)``.
+
+    Obstacles that are contact planes (items ``wi[S_ITEMS:S_ITEMS + n_planes]``)
+    are kept ``skin/2`` away by the planes; sweeping them too, grown by only
+    ``skin/4``, is the safety net for a plane whose normal rounding tilted.
+    The others are swept grown by ``skin``.
+    """
+    cells = world.items
+    fraction = 1.0
+    hit = -1
+    hnx = 0.0
+    hny = 0.0
+    grown = radius + skin
+    j0, j1 = rows_capsule(cells, px, py, px + vx, py + vy, grown)
+    for j in range(j0, j1 + 1):
+        i0, i1 = columns_capsule(cells, px, py, px + vx, py + vy, grown, j)
+        for i in range(i0, i1 + 1):
+            lo, hi = cell_span(world, cells, j * cells.nx + i)
+            for t in range(lo, hi):
+                e = world.small[t]
+                if not item_owner_alive(world, e):
+                    continue
+                f, fnx, fny = sweep_item(world, e, px, py, vx, vy,
+                                         radius + 0.25 * skin
+                                         if listed(wi, S_ITEMS, n_planes, e) else grown)
+                if f < fraction:
+                    fraction = f
+                    hit = e
+                    hnx = fnx
+                    hny = fny
+    return fraction, hit, hnx, hny
+
+
+@njit(cache=True)
+def slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
+          max_iterations, wf, wi, contacts):
+    """Continuous collide-and-slide of a disc from ``p`` by ``d``.
+
+    Each pass:
+      1. gathers the obstacles within ``margin`` of the disc as contact
+         planes, and sweeps the disc along the remaining wish against the
+         others (:func:`_gather`);
+      2. if there are contact planes, solves them together for the motion
+         nearest the remaining wish that approaches no contact closer than
+         ``skin / 2``, and sweeps along that motion instead (:func:`_sweep`);
+      3. moves to the first contact, ``skin`` outside it.
+    The pass ends the move when nothing stopped the sweep; a sweep hit adds a
+    contact and starts another pass with what remains of the wish (so the
+    agent slides on along the contact). A move that starts overlapping first
+    recovers (:func:`recover`).
+
+    ``wf``, ``wi`` are the scratch buffers. Returns ``(x, y, stop, n_contacts,
+    recovered)``; contacts are written to ``contacts (k, 6)`` rows
+    ``[obstacle, qx, qy, nx, ny, fraction]``.
+    """
+    total = math.sqrt(dx * dx + dy * dy)
+    # Contact fractions are travelled / total; a zero move reports 0.
+    scale = 1.0 / total if total > 0.0 else 0.0
+    n_contacts = 0
+    recovered = False
+    rem_x = dx
+    rem_y = dy
+    travelled = 0.0
+    limited = False
+    stop = STOP_MAX_ITERATIONS
+    # 0. Inside a solid area (box, polygon, grid)?
+    n_inside, sep, owner, nx, ny, qx, qy = inside_areas(world, px, py, wi, S_INSIDE)
+    for it in range(max_iterations):
+        rem_len = math.sqrt(rem_x * rem_x + rem_y * rem_y)
+        if rem_len <= min_motion and it > 0:
+            stop = STOP_SLID if limited else STOP_DONE
+            break
+        # 1. Contact planes near the disc; the sweep along the wish against the rest.
+        n_planes, worst, row, fraction, hit, hnx, hny = _gather(
+            world, px, py, rem_x, rem_y, radius, skin, margin, wf, wi)
+        if it == 0 and (n_inside > 0 or worst < 0.0):
+            # Started overlapping: recover to a free spot, then look again.
+            if n_inside == 0:
+                owner = item_owner(world, wi[S_ITEMS + row])
+                qx = wf[S_POINTS + 2 * row]
+                qy = wf[S_POINTS + 2 * row + 1]
+                nx = wf[S_NORMALS + 2 * row]
+                ny = wf[S_NORMALS + 2 * row + 1]
+            n_contacts = _record(contacts, n_contacts, owner, qx, qy, nx, ny, 0.0)
+            px, py, ok = recover(world, px, py, radius, skin, slack, wf, wi)
+            recovered = True
+            if not ok:
+                return px, py, STOP_STUCK, n_contacts, recovered
+            n_planes, worst, row, fraction, hit, hnx, hny = _gather(
+                world, px, py, rem_x, rem_y, radius, skin, margin, wf, wi)
+        if rem_len <= min_motion:
+            stop = STOP_DONE
+            break
+        vx = rem_x
+        vy = rem_y
+        v_len = rem_len
+        if n_planes > 0:
+            # 2. Solve all contact planes together, then sweep along the answer.
+            vx, vy, err = solve_planes(rem_x, rem_y, wf, S_NORMALS, S_BOUNDS, n_planes, slack)
+            if err > slack:
+                vx = 0.0
+                vy = 0.0
+            active = False
+            for i in range(n_planes):
+                pnx = wf[S_NORMALS + 2 * i]
+                pny = wf[S_NORMALS + 2 * i + 1]
+                if pnx * rem_x + pny * rem_y < wf[S_BOUNDS + i] - slack:
+                    active = True
+                    limited = True
+                    n_contacts = _record(contacts, n_contacts,
+                                         item_owner(world, wi[S_ITEMS + i]),
+                                         wf[S_POINTS + 2 * i], wf[S_POINTS + 2 * i + 1],
+                                         pnx, pny, travelled * scale)
+            v_len = math.sqrt(vx * vx + vy * vy)
+            # Contacts leave at most the skin's width of motion: at rest against them.
+            if v_len <= min_motion or (active and v_len <= skin):
+                stop = STOP_BLOCKED
+                break
+            fraction, hit, hnx, hny = _sweep(world, px, py, vx, vy, radius, skin, n_planes, wi)
+        # 3. Move to the first contact.
         px += fraction * vx
         py += fraction * vy
         travelled += fraction * v_len
@@ -250,14 +307,27 @@ def slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
             stop = STOP_SLID if limited else STOP_DONE
             break
         limited = True
-        n_contacts = _record(contacts, n_contacts, world.item_owner[hit],
+        n_contacts = _record(contacts, n_contacts, item_owner(world, hit),
                              px - hnx * (radius + skin), py - hny * (radius + skin),
-                             hnx, hny, travelled / total)
+                             hnx, hny, travelled * scale)
     return px, py, stop, n_contacts, recovered
 
 
 @njit(cache=True)
-def push(world, px, py, dx, dy, radius, contacts):
+def _overlap_contacts(world, x, y, radius, wf, wi, contacts):
+    # Contacts for every obstacle the disc at (x, y) overlaps; returns their count.
+    count = penetrations(world, x, y, radius, 0.0, wf, wi)
+    n_contacts = 0
+    for i in range(count):
+        if wf[S_SEPARATIONS + i] < 0.0:
+            n_contacts = _record(contacts, n_contacts, wi[S_OWNERS + i], wf[S_POINTS + 2 * i],
+                                 wf[S_POINTS + 2 * i + 1], wf[S_NORMALS + 2 * i],
+                                 wf[S_NORMALS + 2 * i + 1], 1.0)
+    return count, n_contacts
+
+
+@njit(cache=True)
+def push(world, px, py, dx, dy, radius, wf, wi, contacts):
     """The radial article's method, for every family: move, then push out.
 
     Each obstacle the disc overlaps at ``p + d`` adds ``-separation * normal``
@@ -268,26 +338,20 @@ def push(world, px, py, dx, dy, radius, contacts):
     """
     x = px + dx
     y = py + dy
-    owners = np.empty(MAX_PLANES, dtype=np.int64)
-    normals = np.empty((MAX_PLANES, 2))
-    separations = np.empty(MAX_PLANES)
-    points = np.empty((MAX_PLANES, 2))
-    count = penetrations(world, x, y, radius, 0.0, owners, normals, separations, points)
+    count, n_contacts = _overlap_contacts(world, x, y, radius, wf, wi, contacts)
     delta_x = 0.0
     delta_y = 0.0
-    n_contacts = 0
     for i in range(count):
-        if separations[i] < 0.0:
-            delta_x -= separations[i] * normals[i, 0]
-            delta_y -= separations[i] * normals[i, 1]
-            n_contacts = _record(contacts, n_contacts, owners[i], points[i, 0], points[i, 1],
-                                 normals[i, 0], normals[i, 1], 1.0)
+        sep = wf[S_SEPARATIONS + i]
+        if sep < 0.0:
+            delta_x -= sep * wf[S_NORMALS + 2 * i]
+            delta_y -= sep * wf[S_NORMALS + 2 * i + 1]
     stop = STOP_PUSHED if n_contacts > 0 else STOP_DONE
     return x + delta_x, y + delta_y, stop, n_contacts, False
 
 
 @njit(cache=True)
-def block(world, px, py, dx, dy, radius, contacts):
+def block(world, px, py, dx, dy, radius, wf, wi, contacts):
     """The wall article's method: if the disc at ``p + d`` collides, stay at ``p``.
 
     Collides means some surface is closer than ``radius`` (strictly, as the
@@ -295,16 +359,7 @@ def block(world, px, py, dx, dy, radius, contacts):
     """
     x = px + dx
     y = py + dy
-    owners = np.empty(MAX_PLANES, dtype=np.int64)
-    normals = np.empty((MAX_PLANES, 2))
-    separations = np.empty(MAX_PLANES)
-    points = np.empty((MAX_PLANES, 2))
-    count = penetrations(world, x, y, radius, 0.0, owners, normals, separations, points)
-    n_contacts = 0
-    for i in range(count):
-        if separations[i] < 0.0:
-            n_contacts = _record(contacts, n_contacts, owners[i], points[i, 0], points[i, 1],
-                                 normals[i, 0], normals[i, 1], 1.0)
+    count, n_contacts = _overlap_contacts(world, x, y, radius, wf, wi, contacts)
     if n_contacts > 0:
         return px, py, STOP_BLOCKED, n_contacts, False
     return x, y, STOP_DONE, 0, False
@@ -312,31 +367,56 @@ def block(world, px, py, dx, dy, radius, contacts):
 
 @njit(cache=True)
 def move_agent(world, px, py, dx, dy, radius, mode, skin, margin, slack, min_motion,
-               max_iterations, contacts):
-    """One move in ``mode``; returns ``(x, y, stop, n_contacts, recovered)``."""
+               max_iterations, wf, wi, contacts):
+    """One move in ``mode``; returns ``(x, y, stop, n_contacts, recovered)``.
+
+    ``wf (SCRATCH_FLOATS,)`` and ``wi (SCRATCH_INTS,) int64`` are scratch;
+    contacts go to ``contacts (k, 6)``.
+    """
     if mode == MODE_SLIDE:
         return slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
-                     max_iterations, contacts)
+                     max_iterations, wf, wi, contacts)
     if mode == MODE_PUSH:
-        return push(world, px, py, dx, dy, radius, contacts)
+        return push(world, px, py, dx, dy, radius, wf, wi, contacts)
     if mode == MODE_BLOCK:
-        return block(world, px, py, dx, dy, radius, contacts)
+        return block(world, px, py, dx, dy, radius, wf, wi, contacts)
     return px + dx, py + dy, STOP_DONE, 0, False
 
 
+@njit(cache=True)
+def move_packed(floats, ints, small, wf, wi, px, py, dx, dy, radius, mode,
+                skin, margin, slack, min_motion, max_iterations, contacts):
+    """:func:`move_agent` on a packed world (:func:`~sidestep.kernels.world.unpack_world`):
+    the entry point for one move from Python."""
+    return move_agent(unpack_world(floats, ints, small), px, py, dx, dy, radius, mode, skin,
+                      margin, slack, min_motion, max_iterations, borrow(wf), borrow(wi),
+                      borrow(contacts))
+
+
 @njit(cache=True, nogil=True)
-def move_agents(world, positions, displacements, radii, mode, skin, margin, slack,
+def move_agents(floats, ints, small, positions, displacements, radii, mode, skin, margin, slack,
                 min_motion, max_iterations, out, stops, first, stop):
     """:func:`move_agent` for rows ``first:stop``; writes ``out (n, 2)`` and ``stops (n,)``.
 
-    Releases the GIL, so threads can run disjoint row ranges at once.
+    The world comes packed. Releases the GIL, so threads can run disjoint row
+    ranges at once.
     """
-    contacts = np.empty((1, CONTACT_FIELDS))
+    world = unpack_world(floats, ints, small)
+    contacts_buffer = np.empty((1, CONTACT_FIELDS))
+    wf_buffer = np.empty(SCRATCH_FLOATS)
+    wi_buffer = np.empty(SCRATCH_INTS, dtype=np.int64)
+    # Borrowed views of buffers this function keeps alive: no counting per call.
+    contacts = borrow(contacts_buffer)
+    wf = borrow(wf_buffer)
+    wi = borrow(wi_buffer)
     for a in range(first, stop):
-        x, y, stop, n, rec = move_agent(world, positions[a, 0], positions[a, 1],
-                                        displacements[a, 0], displacements[a, 1], radii[a],
-                                        mode, skin, margin, slack, min_motion,
-                                        max_iterations, contacts)
+        x, y, stop_code, n, rec = move_agent(world, positions[a, 0], positions[a, 1],
+                                             displacements[a, 0], displacements[a, 1], radii[a],
+                                             mode, skin, margin, slack, min_motion,
+                                             max_iterations, wf, wi, contacts)
         out[a, 0] = x
         out[a, 1] = y
-        stops[a] = stop
+        stops[a] = stop_code
+    # The borrowed views above must not outlive their buffers: using the
+    # buffers here keeps Numba from freeing them before the loop ends.
+    wf_buffer[0] = wi_buffer[0] + contacts_buffer[0, 0]

@@ -12,17 +12,20 @@ from numba import njit
 
 
 @njit(cache=True)
-def _violation(normals, bounds, count, vx, vy):
+def _violation(w, normals, bounds, count, vx, vy):
     # Largest amount by which v breaks a constraint (<= 0 when it keeps all).
     worst = -math.inf
     for i in range(count):
-        worst = max(worst, bounds[i] - (normals[i, 0] * vx + normals[i, 1] * vy))
+        worst = max(worst, w[bounds + i] - (w[normals + 2 * i] * vx + w[normals + 2 * i + 1] * vy))
     return worst
 
 
 @njit(cache=True)
-def solve_planes(dx, dy, normals, bounds, count, slack):
-    """The motion ``v`` closest to ``d`` with ``normals[i] . v >= bounds[i]`` for all ``i < count``.
+def solve_planes(dx, dy, w, normals, bounds, count, slack):
+    """The motion ``v`` closest to ``d`` with ``n_i . v >= b_i`` for all ``i < count``.
+
+    The constraints are read from the flat array ``w``: ``n_i`` is
+    ``(w[normals + 2 i], w[normals + 2 i + 1])`` and ``b_i`` is ``w[bounds + i]``.
 
     Exact in 2D: the closest point of a convex polygon to ``d`` is ``d``
     itself, its projection on one constraint line, or a corner where two lines
@@ -33,18 +36,18 @@ def solve_planes(dx, dy, normals, bounds, count, slack):
     """
     best_x = dx
     best_y = dy
-    best_err = _violation(normals, bounds, count, dx, dy)
+    best_err = _violation(w, normals, bounds, count, dx, dy)
     if best_err <= slack:
         return dx, dy, best_err
     best_d2 = math.inf
     # 1. Projections of d onto each constraint line n_i . v = b_i.
     for i in range(count):
-        nx = normals[i, 0]
-        ny = normals[i, 1]
-        shift = bounds[i] - (nx * dx + ny * dy)
+        nx = w[normals + 2 * i]
+        ny = w[normals + 2 * i + 1]
+        shift = w[bounds + i] - (nx * dx + ny * dy)
         vx = dx + shift * nx
         vy = dy + shift * ny
-        err = _violation(normals, bounds, count, vx, vy)
+        err = _violation(w, normals, bounds, count, vx, vy)
         d2 = (vx - dx) ** 2 + (vy - dy) ** 2
         if (err <= slack and (best_err > slack or d2 < best_d2)) or \
                 (best_err > slack and err < best_err):
@@ -52,12 +55,18 @@ def solve_planes(dx, dy, normals, bounds, count, slack):
     # 2. Corners where two constraint lines meet (Cramer's rule).
     for i in range(count):
         for j in range(i + 1, count):
-            det = normals[i, 0] * normals[j, 1] - normals[i, 1] * normals[j, 0]
+            nix = w[normals + 2 * i]
+            niy = w[normals + 2 * i + 1]
+            njx = w[normals + 2 * j]
+            njy = w[normals + 2 * j + 1]
+            bi = w[bounds + i]
+            bj = w[bounds + j]
+            det = nix * njy - niy * njx
             if abs(det) < 1e-12:
                 continue
-            vx = (bounds[i] * normals[j, 1] - bounds[j] * normals[i, 1]) / det
-            vy = (normals[i, 0] * bounds[j] - normals[j, 0] * bounds[i]) / det
-            err = _violation(normals, bounds, count, vx, vy)
+            vx = (bi * njy - bj * niy) / det
+            vy = (nix * bj - njx * bi) / det
+            err = _violation(w, normals, bounds, count, vx, vy)
             d2 = (vx - dx) ** 2 + (vy - dy) ** 2
             if (err <= slack and (best_err > slack or d2 < best_d2)) or \
                     (best_err > slack and err < best_err):

@@ -12,20 +12,22 @@ from .segment import closest_point_segment
 
 
 @njit(cache=True)
-def contains_point_polygon(px, py, vertices, start, count):
-    """Whether ``p`` lies inside the polygon ``vertices[start:start+count]``.
+def contains_point_polygon(px, py, coords, first, count):
+    """Whether ``p`` lies inside a polygon of ``count`` vertices.
 
-    Even-odd crossing test (Franklin's PNPOLY): count the edges that a ray to
-    +x crosses. It works for concave polygons, unlike the panel article's
-    same-sign test, which needs convex panels in clockwise order.
+    The vertices are stored flat: vertex ``i`` is ``(coords[first + 2 i],
+    coords[first + 2 i + 1])``. Even-odd crossing test (Franklin's PNPOLY):
+    count the edges that a ray to +x crosses. It works for concave polygons,
+    unlike the panel article's same-sign test, which needs convex panels in
+    clockwise order.
     """
     inside = False
-    j = start + count - 1
-    for i in range(start, start + count):
-        xi = vertices[i, 0]
-        yi = vertices[i, 1]
-        xj = vertices[j, 0]
-        yj = vertices[j, 1]
+    j = count - 1
+    for i in range(count):
+        xi = coords[first + 2 * i]
+        yi = coords[first + 2 * i + 1]
+        xj = coords[first + 2 * j]
+        yj = coords[first + 2 * j + 1]
         if (yi > py) != (yj > py):
             x_cross = xi + (py - yi) * (xj - xi) / (yj - yi)
             if px < x_cross:
@@ -35,19 +37,20 @@ def contains_point_polygon(px, py, vertices, start, count):
 
 
 @njit(cache=True)
-def depth_point_polygon(px, py, vertices, start, count):
+def depth_point_polygon(px, py, coords, first, count):
     """How deep ``p`` (inside the polygon) lies: distance to the nearest edge.
 
-    Returns ``(depth, nx, ny, qx, qy)`` with the unit direction from ``p`` to
-    the nearest boundary point ``q`` (the way out).
+    Vertices stored flat as in :func:`contains_point_polygon`. Returns
+    ``(depth, nx, ny, qx, qy)`` with the unit direction from ``p`` to the
+    nearest boundary point ``q`` (the way out).
     """
     best = math.inf
     bqx = px
     bqy = py
-    j = start + count - 1
-    for i in range(start, start + count):
-        qx, qy = closest_point_segment(px, py, vertices[j, 0], vertices[j, 1],
-                                       vertices[i, 0], vertices[i, 1])
+    j = count - 1
+    for i in range(count):
+        qx, qy = closest_point_segment(px, py, coords[first + 2 * j], coords[first + 2 * j + 1],
+                                       coords[first + 2 * i], coords[first + 2 * i + 1])
         d = math.sqrt((qx - px) ** 2 + (qy - py) ** 2)
         if d < best:
             best = d

@@ -1,7 +1,7 @@
 """Queries over a whole world: which obstacle is nearest, touched, or hit by a ray.
 
-A world reaches the kernels as :class:`WorldArrays`. Its obstacles appear in
-two forms:
+A world reaches the kernels as a :class:`PackedWorld`. Its obstacles appear
+in two forms:
 
 * **items**: capsules ``[ax, ay, bx, by, thickness]`` (a circle is a capsule
   with ``a == b``; a wall has its collision distance as thickness; box,
@@ -10,8 +10,8 @@ two forms:
 * **areas**: the solid insides of boxes, polygons and grids, needed only to
   tell inside from outside and how deep a point lies.
 
-Every obstacle id owns one or more items and at most one area; ``alive[id]``
-is 0 once it is removed.
+Every obstacle id owns items (none for a grid with nothing blocked) and at most
+one area; its ``alive`` flag is 0 once it is removed.
 """
 import math
 from collections import namedtuple
@@ -19,6 +19,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from .borrow import borrow
 from .box import contains_point_box, depth_point_box
 from .grid import contains_point_grid, depth_point_grid
 from .index import cell_coord, clamp, columns_capsule, lower_bound_outside, rows_capsule
@@ -34,105 +35,217 @@ AREA_GRID = 2
 #: clearance, only slower.
 MAX_CONTAINING = 16
 
-WorldArrays = namedtuple("WorldArrays", [
-    "item_geometry",     # (n, 5) float64 [ax, ay, bx, by, thickness]
-    "item_owner",        # (n,) int64 obstacle id of each item
-    "items",             # Index over the items
-    "area_kind",         # (a,) int64 AREA_BOX, AREA_POLYGON or AREA_GRID
-    "area_owner",        # (a,) int64 obstacle id of each area
-    "area_bounds",       # (a, 4) float64 [minx, miny, maxx, maxy]
-    "area_ref",          # (a, 2) int64 polygon: (first vertex, count); grid: (grid, 0)
-    "areas",             # Index over the area bounds
-    "polygon_vertices",  # (m, 2) float64, every polygon's vertices in turn
-    "grid_cells",        # (c,) uint8, every grid's table, row-major, in turn
-    "grid_shape",        # (g, 3) int64 [rows, cols, offset into grid_cells]
-    "grid_frame",        # (g, 3) float64 [cell_size, origin_x, origin_y]
-    "alive",             # (ids,) uint8, 1 while the obstacle is in the world
+#: Contact rows one query or slide pass handles at once; more obstacles than
+#: this touching one agent are not met in practice (a disc touches at most six
+#: equal discs).
+MAX_PLANES = 32
+
+# A world crosses into the kernels as three flat buffers (float64 ``floats``,
+# int64 ``ints``, int32 ``small``) plus plain numbers saying where each array
+# starts. Numba counts references on every array a function receives, so a
+# record of two dozen arrays cost more than the geometry of a whole move;
+# three buffers and offsets cost nothing.
+PackedWorld = namedtuple("PackedWorld", [
+    "floats", "ints", "small",
+    "n_items",      # capsules
+    "n_areas",      # solid areas
+    "n_ids",        # obstacle ids ever given
+    "removed",      # whether any obstacle was removed (else every item is alive)
+    "geometry",     # floats: item e is [ax, ay, bx, by, thickness] at geometry + 5 e
+    "owner",        # ints: obstacle id of item e at owner + e
+    "alive",        # small: 1 while obstacle id i is in the world, at alive + i
+    "area_kind",    # ints: AREA_BOX, AREA_POLYGON or AREA_GRID of area a
+    "area_owner",   # ints: obstacle id of area a
+    "area_ref",     # ints: 2 per area; polygon: (first vertex, count); grid: (grid, 0)
+    "area_bounds",  # floats: 4 per area [minx, miny, maxx, maxy]
+    "vertices",     # floats: polygon vertex v is (x, y) at vertices + 2 v
+    "grid_shape",   # ints: 3 per grid [rows, cols, offset of its table in small]
+    "grid_frame",   # floats: 3 per grid [cell_size, origin_x, origin_y]
+    "grid_cells",   # small: where the grid tables begin (grid_shape offsets count from here)
+    "items",        # Cells over the items
+    "areas",        # Cells over the area bounds
 ])
+
+#: A broadphase grid inside a packed world: its frame, and where its cell
+#: starts (``ints``, ``nx * ny + 1`` of them) and cell entries (``small``) begin.
+Cells = namedtuple("Cells", ["origin_x", "origin_y", "cell_size", "nx", "ny", "start", "entries"])
+
+# Header at the start of ``ints``: counts, grid sizes, offsets (see unpack_world).
+H_ITEMS, H_AREAS, H_VERTICES, H_GRIDS, H_IDS = 0, 1, 2, 3, 4
+H_ITEMS_NX, H_ITEMS_NY, H_AREAS_NX, H_AREAS_NY = 5, 6, 7, 8
+H_F_GEOMETRY, H_F_BOUNDS, H_F_VERTICES, H_F_FRAME, H_F_INDEX = 9, 10, 11, 12, 13
+H_I_OWNER, H_I_KIND, H_I_AREA_OWNER, H_I_REF, H_I_SHAPE = 14, 15, 16, 17, 18
+H_I_ITEMS_START, H_I_AREAS_START = 19, 20
+H_S_ITEMS, H_S_ITEMS_N, H_S_AREAS, H_S_AREAS_N, H_S_CELLS, H_S_CELLS_N, H_S_ALIVE = \
+    21, 22, 23, 24, 25, 26, 27
+H_REMOVED = 28   # 1 once any obstacle was removed: only then do queries check alive flags
+HEADER = 29
 
 
 @njit(cache=True)
+def unpack_world(floats, ints, small):
+    """The :class:`PackedWorld` stored in ``floats``, ``ints`` (header first) and ``small``.
+
+    The buffers are borrowed (:mod:`~sidestep.kernels.borrow`): the caller
+    keeps them alive while the kernel runs.
+    """
+    h = ints
+    f = h[H_F_INDEX]
+    items = Cells(floats[f], floats[f + 1], floats[f + 2], h[H_ITEMS_NX], h[H_ITEMS_NY],
+                  h[H_I_ITEMS_START], h[H_S_ITEMS])
+    areas = Cells(floats[f + 3], floats[f + 4], floats[f + 5], h[H_AREAS_NX], h[H_AREAS_NY],
+                  h[H_I_AREAS_START], h[H_S_AREAS])
+    return PackedWorld(borrow(floats), borrow(ints), borrow(small), h[H_ITEMS], h[H_AREAS],
+                       h[H_IDS], h[H_REMOVED] != 0,
+                       h[H_F_GEOMETRY], h[H_I_OWNER], h[H_S_ALIVE], h[H_I_KIND],
+                       h[H_I_AREA_OWNER], h[H_I_REF], h[H_F_BOUNDS], h[H_F_VERTICES],
+                       h[H_I_SHAPE], h[H_F_FRAME], h[H_S_CELLS], items, areas)
+
+
+# Scratch: two flat buffers per thread (or per agent) so hot kernels never
+# allocate. Offsets of each part:
+S_NORMALS = 0                        # floats, (MAX_PLANES, 2) contact normals
+S_SEPARATIONS = 2 * MAX_PLANES       # floats, (MAX_PLANES,) separations
+S_POINTS = 3 * MAX_PLANES            # floats, (MAX_PLANES, 2) surface points
+S_BOUNDS = 5 * MAX_PLANES            # floats, (MAX_PLANES,) plane bounds
+SCRATCH_FLOATS = 6 * MAX_PLANES
+S_INSIDE = 0                         # ints, (MAX_CONTAINING,) ids of areas containing a point
+S_OWNERS = MAX_CONTAINING            # ints, (MAX_PLANES,) obstacle id per contact row
+S_ITEMS = MAX_CONTAINING + MAX_PLANES  # ints, (MAX_PLANES,) item per contact plane
+SCRATCH_INTS = MAX_CONTAINING + 2 * MAX_PLANES
+
+
+@njit(cache=True, inline="always")
+def cell_span(world, cells, k):
+    """Range ``[lo, hi)`` of cell ``k``'s entries in ``world.small``."""
+    return (cells.entries + world.ints[cells.start + k],
+            cells.entries + world.ints[cells.start + k + 1])
+
+
+@njit(cache=True, inline="always")
+def item_owner(world, e):
+    """Obstacle id of item ``e``."""
+    return world.ints[world.owner + e]
+
+
+@njit(cache=True, inline="always")
+def is_alive(world, obstacle):
+    """Whether obstacle id ``obstacle`` is still in the world."""
+    return world.small[world.alive + obstacle] != 0
+
+
+@njit(cache=True, inline="always")
 def item_owner_alive(world, e):
-    """Whether item ``e`` belongs to an obstacle still in the world."""
-    return world.alive[world.item_owner[e]] != 0
+    """Whether item ``e`` belongs to an obstacle still in the world.
+
+    Skips two scattered memory reads per item while nothing was ever removed.
+    """
+    return not world.removed or is_alive(world, item_owner(world, e))
+
+
+@njit(cache=True, inline="always")
+def item_geometry(world, e):
+    """Item ``e`` as ``(ax, ay, bx, by, thickness)``."""
+    g = world.floats
+    o = world.geometry + 5 * e
+    return g[o], g[o + 1], g[o + 2], g[o + 3], g[o + 4]
 
 
 @njit(cache=True)
 def separation_item(world, e, px, py):
     """Signed separation of ``p`` from item ``e``: ``(separation, nx, ny, qx, qy)``."""
-    g = world.item_geometry
-    return separation_point_segment(px, py, g[e, 0], g[e, 1], g[e, 2], g[e, 3], g[e, 4])
+    ax, ay, bx, by, t = item_geometry(world, e)
+    return separation_point_segment(px, py, ax, ay, bx, by, t)
 
 
 @njit(cache=True)
 def sweep_item(world, e, px, py, dx, dy, radius):
     """Disc of ``radius`` swept by ``d`` against item ``e``: ``(fraction, nx, ny)``."""
-    g = world.item_geometry
-    return sweep_circle_segment(px, py, dx, dy, radius + g[e, 4],
-                                g[e, 0], g[e, 1], g[e, 2], g[e, 3])
+    ax, ay, bx, by, t = item_geometry(world, e)
+    return sweep_circle_segment(px, py, dx, dy, radius + t, ax, ay, bx, by)
+
+
+@njit(cache=True, inline="always")
+def area_bounds(world, a):
+    """Bounding box of area ``a``: ``(minx, miny, maxx, maxy)``."""
+    o = world.area_bounds + 4 * a
+    b = world.floats
+    return b[o], b[o + 1], b[o + 2], b[o + 3]
+
+
+@njit(cache=True, inline="always")
+def area_ref(world, a):
+    """Area ``a``'s reference: polygon ``(first vertex, count)`` or grid ``(grid, 0)``."""
+    return world.ints[world.area_ref + 2 * a], world.ints[world.area_ref + 2 * a + 1]
+
+
+@njit(cache=True, inline="always")
+def grid_frame(world, g):
+    """Grid ``g`` as ``(rows, cols, offset in small, cell_size, origin_x, origin_y)``."""
+    i = world.grid_shape + 3 * g
+    f = world.grid_frame + 3 * g
+    return (world.ints[i], world.ints[i + 1], world.grid_cells + world.ints[i + 2],
+            world.floats[f], world.floats[f + 1], world.floats[f + 2])
 
 
 @njit(cache=True)
 def contains_area(world, a, px, py):
     """Whether ``p`` lies in the solid area ``a`` (box, polygon or grid)."""
-    b = world.area_bounds
-    if not contains_point_box(px, py, b[a, 0], b[a, 1], b[a, 2], b[a, 3]):
+    minx, miny, maxx, maxy = area_bounds(world, a)
+    if not contains_point_box(px, py, minx, miny, maxx, maxy):
         return False
-    kind = world.area_kind[a]
+    kind = world.ints[world.area_kind + a]
     if kind == AREA_BOX:
         return True
+    r0, r1 = area_ref(world, a)
     if kind == AREA_POLYGON:
-        return contains_point_polygon(px, py, world.polygon_vertices,
-                                      world.area_ref[a, 0], world.area_ref[a, 1])
-    g = world.area_ref[a, 0]
-    rows, cols, offset = world.grid_shape[g, 0], world.grid_shape[g, 1], world.grid_shape[g, 2]
-    s, ox, oy = world.grid_frame[g, 0], world.grid_frame[g, 1], world.grid_frame[g, 2]
-    return contains_point_grid(px, py, world.grid_cells, offset, rows, cols, s, ox, oy)
+        return contains_point_polygon(px, py, world.floats, world.vertices + 2 * r0, r1)
+    rows, cols, offset, s, ox, oy = grid_frame(world, r0)
+    return contains_point_grid(px, py, world.small, offset, rows, cols, s, ox, oy)
 
 
 @njit(cache=True)
 def depth_area(world, a, px, py):
     """Depth of ``p`` inside area ``a``: ``(depth, nx, ny, qx, qy)``, normal = way out."""
-    kind = world.area_kind[a]
+    kind = world.ints[world.area_kind + a]
     if kind == AREA_BOX:
-        b = world.area_bounds
-        return depth_point_box(px, py, b[a, 0], b[a, 1], b[a, 2], b[a, 3])
+        minx, miny, maxx, maxy = area_bounds(world, a)
+        return depth_point_box(px, py, minx, miny, maxx, maxy)
+    r0, r1 = area_ref(world, a)
     if kind == AREA_POLYGON:
-        return depth_point_polygon(px, py, world.polygon_vertices,
-                                   world.area_ref[a, 0], world.area_ref[a, 1])
-    g = world.area_ref[a, 0]
-    rows, cols, offset = world.grid_shape[g, 0], world.grid_shape[g, 1], world.grid_shape[g, 2]
-    s, ox, oy = world.grid_frame[g, 0], world.grid_frame[g, 1], world.grid_frame[g, 2]
-    return depth_point_grid(px, py, world.grid_cells, offset, rows, cols, s, ox, oy)
+        return depth_point_polygon(px, py, world.floats, world.vertices + 2 * r0, r1)
+    rows, cols, offset, s, ox, oy = grid_frame(world, r0)
+    return depth_point_grid(px, py, world.small, offset, rows, cols, s, ox, oy)
 
 
 @njit(cache=True)
-def inside_areas(world, px, py, owners):
+def inside_areas(world, px, py, owners, first):
     """Solid areas containing ``p``.
 
-    Writes up to ``len(owners)`` of their obstacle ids into ``owners`` and
-    returns ``(count, separation, owner, nx, ny, qx, qy)`` for the deepest one
-    (``separation = -depth``; ``owner = -1`` and ``inf`` when none).
+    Writes up to ``MAX_CONTAINING`` of their obstacle ids into
+    ``owners[first:]`` and returns ``(count, separation, owner, nx, ny, qx, qy)``
+    for the deepest one (``separation = -depth``; ``owner = -1`` and ``inf``
+    when none).
     """
     count = 0
     best = math.inf
     bo = -1
     bnx = bny = bqx = bqy = 0.0
-    index = world.areas
-    if index.nx == 0:
+    cells = world.areas
+    if cells.nx == 0:
         return count, best, bo, bnx, bny, bqx, bqy
-    i = cell_coord(index, px, index.origin_x)
-    j = cell_coord(index, py, index.origin_y)
-    if i < 0 or j < 0 or i >= index.nx or j >= index.ny:
+    i = cell_coord(cells, px, cells.origin_x)
+    j = cell_coord(cells, py, cells.origin_y)
+    if i < 0 or j < 0 or i >= cells.nx or j >= cells.ny:
         return count, best, bo, bnx, bny, bqx, bqy
-    k = j * index.nx + i
-    for t in range(index.start[k], index.start[k + 1]):
-        a = index.entries[t]
-        owner = world.area_owner[a]
-        if world.alive[owner] == 0 or not contains_area(world, a, px, py):
+    lo, hi = cell_span(world, cells, j * cells.nx + i)
+    for t in range(lo, hi):
+        a = world.small[t]
+        owner = world.ints[world.area_owner + a]
+        if not is_alive(world, owner) or not contains_area(world, a, px, py):
             continue
-        if count < owners.shape[0]:
-            owners[count] = owner
+        if count < MAX_CONTAINING:
+            owners[first + count] = owner
             count += 1
         depth, nx, ny, qx, qy = depth_area(world, a, px, py)
         if -depth < best:
@@ -142,116 +255,117 @@ def inside_areas(world, px, py, owners):
     return count, best, bo, bnx, bny, bqx, bqy
 
 
-@njit(cache=True)
-def listed(values, count, value):
-    """Whether ``value`` is among ``values[:count]`` (short lists: a linear scan)."""
-    for t in range(count):
+@njit(cache=True, inline="always")
+def listed(values, first, count, value):
+    """Whether ``value`` is among ``values[first:first + count]`` (a short linear scan)."""
+    for t in range(first, first + count):
         if values[t] == value:
             return True
     return False
 
 
 @njit(cache=True)
-def probe_point(world, px, py, reach):
+def probe_point(world, px, py, reach, work_ints):
     """The most penetrated obstacle among those whose surface is within ``reach`` of ``p``.
 
     Returns ``(owner, separation, nx, ny, qx, qy)``: the smallest signed
     separation found (``owner = -1``, ``inf`` when nothing is that close).
-    Cost: the cells within ``reach`` of ``p`` only.
+    Cost: the cells within ``reach`` of ``p`` only. ``work_ints`` is scratch
+    (``(SCRATCH_INTS,) int64``).
     """
-    owners = np.empty(MAX_CONTAINING, dtype=np.int64)
-    count, best, bo, bnx, bny, bqx, bqy = inside_areas(world, px, py, owners)
-    index = world.items
-    if index.nx == 0:
+    count, best, bo, bnx, bny, bqx, bqy = inside_areas(world, px, py, work_ints, S_INSIDE)
+    cells = world.items
+    if cells.nx == 0:
         return bo, best, bnx, bny, bqx, bqy
-    j0, j1 = rows_capsule(index, px, py, px, py, reach)
+    j0, j1 = rows_capsule(cells, px, py, px, py, reach)
     for j in range(j0, j1 + 1):
-        i0, i1 = columns_capsule(index, px, py, px, py, reach, j)
+        i0, i1 = columns_capsule(cells, px, py, px, py, reach, j)
         for i in range(i0, i1 + 1):
-            k = j * index.nx + i
-            for t in range(index.start[k], index.start[k + 1]):
-                e = index.entries[t]
-                owner = world.item_owner[e]
-                if world.alive[owner] == 0 or listed(owners, count, owner):
+            lo, hi = cell_span(world, cells, j * cells.nx + i)
+            for t in range(lo, hi):
+                e = world.small[t]
+                if not item_owner_alive(world, e) or \
+                        (count > 0 and listed(work_ints, S_INSIDE, count, item_owner(world, e))):
                     continue
                 sep, nx, ny, qx, qy = separation_item(world, e, px, py)
                 if sep <= reach and sep < best:
                     best = sep
-                    bo = owner
+                    bo = item_owner(world, e)
                     bnx, bny, bqx, bqy = nx, ny, qx, qy
     return bo, best, bnx, bny, bqx, bqy
 
 
 @njit(cache=True)
-def nearest_point(world, px, py):
+def nearest_point(world, px, py, work_ints):
     """Nearest obstacle surface to ``p``, however far: ``(owner, separation, nx, ny, qx, qy)``.
 
     Searches rings of broadphase cells outwards from ``p`` and stops when the
     cells not yet visited lie farther than the best surface found. ``owner`` is
-    -1 (separation ``inf``) in an empty world.
+    -1 (separation ``inf``) in an empty world. ``work_ints`` is scratch.
     """
-    owners = np.empty(MAX_CONTAINING, dtype=np.int64)
-    count, best, bo, bnx, bny, bqx, bqy = inside_areas(world, px, py, owners)
-    index = world.items
-    if index.nx == 0:
+    count, best, bo, bnx, bny, bqx, bqy = inside_areas(world, px, py, work_ints, S_INSIDE)
+    cells = world.items
+    if cells.nx == 0:
         return bo, best, bnx, bny, bqx, bqy
-    ci = clamp(cell_coord(index, px, index.origin_x), index.nx)
-    cj = clamp(cell_coord(index, py, index.origin_y), index.ny)
+    ci = clamp(cell_coord(cells, px, cells.origin_x), cells.nx)
+    cj = clamp(cell_coord(cells, py, cells.origin_y), cells.ny)
     ring = 0
     while True:
         i0 = max(ci - ring, 0)
-        i1 = min(ci + ring, index.nx - 1)
+        i1 = min(ci + ring, cells.nx - 1)
         j0 = max(cj - ring, 0)
-        j1 = min(cj + ring, index.ny - 1)
+        j1 = min(cj + ring, cells.ny - 1)
         for j in range(j0, j1 + 1):
             edge_row = j == cj - ring or j == cj + ring
             for i in range(i0, i1 + 1):
                 if not edge_row and i != ci - ring and i != ci + ring:
                     continue
-                k = j * index.nx + i
-                for t in range(index.start[k], index.start[k + 1]):
-                    e = index.entries[t]
-                    owner = world.item_owner[e]
-                    if world.alive[owner] == 0 or listed(owners, count, owner):
+                lo, hi = cell_span(world, cells, j * cells.nx + i)
+                for t in range(lo, hi):
+                    e = world.small[t]
+                    if not item_owner_alive(world, e) or (count > 0 and listed(
+                            work_ints, S_INSIDE, count, item_owner(world, e))):
                         continue
                     sep, nx, ny, qx, qy = separation_item(world, e, px, py)
                     if sep < best:
                         best = sep
-                        bo = owner
+                        bo = item_owner(world, e)
                         bnx, bny, bqx, bqy = nx, ny, qx, qy
-        if best <= lower_bound_outside(index, px, py, i0, j0, i1, j1):
+        if best <= lower_bound_outside(cells, px, py, i0, j0, i1, j1):
             break
-        if i0 == 0 and j0 == 0 and i1 == index.nx - 1 and j1 == index.ny - 1:
+        if i0 == 0 and j0 == 0 and i1 == cells.nx - 1 and j1 == cells.ny - 1:
             break
         ring += 1
     return bo, best, bnx, bny, bqx, bqy
 
 
 @njit(cache=True)
-def overlapping_owners(world, px, py, radius):
+def overlapping_owners(floats, ints, small, px, py, radius):
     """Ids of the live obstacles whose signed separation from ``p`` is ``<= radius``.
 
-    Returns an int64 array, unsorted, without repeats.
+    Returns an int64 array, unsorted, without repeats. The world comes
+    packed (:func:`unpack_world`).
     """
-    owners = np.empty(MAX_CONTAINING, dtype=np.int64)
-    count, best, bo, bnx, bny, bqx, bqy = inside_areas(world, px, py, owners)
-    found = np.empty(16, dtype=np.int64)
+    world = unpack_world(floats, ints, small)
+    work = np.empty(SCRATCH_INTS, dtype=np.int64)
+    count, best, bo, bnx, bny, bqx, bqy = inside_areas(world, px, py, work, S_INSIDE)
+    found = np.empty(16 + count, dtype=np.int64)
     n = 0
     for t in range(count):
-        found[n] = owners[t]
+        found[n] = work[S_INSIDE + t]
         n += 1
-    index = world.items
-    if index.nx == 0:
+    cells = world.items
+    if cells.nx == 0:
         return found[:n].copy()
-    j0, j1 = rows_capsule(index, px, py, px, py, radius)
+    j0, j1 = rows_capsule(cells, px, py, px, py, radius)
     for j in range(j0, j1 + 1):
-        i0, i1 = columns_capsule(index, px, py, px, py, radius, j)
+        i0, i1 = columns_capsule(cells, px, py, px, py, radius, j)
         for i in range(i0, i1 + 1):
-            k = j * index.nx + i
-            for t in range(index.start[k], index.start[k + 1]):
-                e = index.entries[t]
-                owner = world.item_owner[e]
-                if world.alive[owner] == 0 or listed(found, n, owner):
+            lo, hi = cell_span(world, cells, j * cells.nx + i)
+            for t in range(lo, hi):
+                e = world.small[t]
+                owner = item_owner(world, e)
+                if not is_alive(world, owner) or listed(found, 0, n, owner):
                     continue
                 sep, nx, ny, qx, qy = separation_item(world, e, px, py)
                 if sep <= radius:
@@ -265,7 +379,7 @@ def overlapping_owners(world, px, py, radius):
 
 
 @njit(cache=True)
-def raycast_point(world, ox, oy, dx, dy, max_distance):
+def raycast_point(world, ox, oy, dx, dy, max_distance, work_ints):
     """First obstacle surface along the ray ``o + distance * d`` (``d`` a unit vector).
 
     Returns ``(owner, distance, nx, ny)``; ``owner = -1``, ``inf`` for a miss
@@ -275,17 +389,17 @@ def raycast_point(world, ox, oy, dx, dy, max_distance):
     entry lies beyond the best hit.
     """
     # 1. Starting inside: the line of sight is blocked at once.
-    bo, sep, nx, ny, qx, qy = probe_point(world, ox, oy, 0.0)
+    bo, sep, nx, ny, qx, qy = probe_point(world, ox, oy, 0.0, work_ints)
     if bo >= 0 and sep <= 0.0:
         return bo, 0.0, nx, ny
-    index = world.items
-    if index.nx == 0:
+    cells = world.items
+    if cells.nx == 0:
         return -1, math.inf, 0.0, 0.0
-    s = index.cell_size
-    gx0 = index.origin_x
-    gy0 = index.origin_y
-    gx1 = gx0 + index.nx * s
-    gy1 = gy0 + index.ny * s
+    s = cells.cell_size
+    gx0 = cells.origin_x
+    gy0 = cells.origin_y
+    gx1 = gx0 + cells.nx * s
+    gy1 = gy0 + cells.ny * s
     # 2. Clip the ray to the grid's box (slab test) to find where walking starts.
     t_in = 0.0
     t_out = max_distance
@@ -307,11 +421,11 @@ def raycast_point(world, ox, oy, dx, dy, max_distance):
     if t_in > t_out:
         return -1, math.inf, 0.0, 0.0
     # Sweep vector: fractions of the whole ray, so one hit test per item.
-    sx = dx * max_distance if max_distance < math.inf else dx * (t_out + s)
-    sy = dy * max_distance if max_distance < math.inf else dy * (t_out + s)
     length = max_distance if max_distance < math.inf else t_out + s
-    i = clamp(cell_coord(index, ox + dx * t_in, gx0), index.nx)
-    j = clamp(cell_coord(index, oy + dy * t_in, gy0), index.ny)
+    sx = dx * length
+    sy = dy * length
+    i = clamp(cell_coord(cells, ox + dx * t_in, gx0), cells.nx)
+    j = clamp(cell_coord(cells, oy + dy * t_in, gy0), cells.ny)
     step_i = 1 if dx > 0.0 else -1
     step_j = 1 if dy > 0.0 else -1
     next_x = gx0 + (i + (1 if dx > 0.0 else 0)) * s
@@ -324,16 +438,15 @@ def raycast_point(world, ox, oy, dx, dy, max_distance):
     bo = -1
     bnx = bny = 0.0
     while True:
-        k = j * index.nx + i
-        for t in range(index.start[k], index.start[k + 1]):
-            e = index.entries[t]
-            owner = world.item_owner[e]
-            if world.alive[owner] == 0:
+        lo, hi = cell_span(world, cells, j * cells.nx + i)
+        for t in range(lo, hi):
+            e = world.small[t]
+            if not item_owner_alive(world, e):
                 continue
             fraction, nx, ny = sweep_item(world, e, ox, oy, sx, sy, 0.0)
             if fraction * length < best:
                 best = fraction * length
-                bo = owner
+                bo = item_owner(world, e)
                 bnx, bny = nx, ny
         t_exit = min(t_max_x, t_max_y)
         if best <= t_exit or t_exit > t_out:
@@ -341,104 +454,111 @@ def raycast_point(world, ox, oy, dx, dy, max_distance):
         if t_max_x < t_max_y:
             i += step_i
             t_max_x += t_delta_x
-            if i < 0 or i >= index.nx:
+            if i < 0 or i >= cells.nx:
                 break
         else:
             j += step_j
             t_max_y += t_delta_y
-            if j < 0 or j >= index.ny:
+            if j < 0 or j >= cells.ny:
                 break
     if best > max_distance:
         return -1, math.inf, 0.0, 0.0
     return bo, best, bnx, bny
 
 
-@njit(cache=True)
-def _row_of(owners, count, owner):
-    for t in range(count):
-        if owners[t] == owner:
-            return t
+@njit(cache=True, inline="always")
+def _row_of(values, first, count, value):
+    for t in range(first, first + count):
+        if values[t] == value:
+            return t - first
     return -1
 
 
 @njit(cache=True)
-def penetrations(world, px, py, radius, reach, owners, normals, separations, points):
+def penetrations(world, px, py, radius, reach, work_floats, work_ints):
     """Per obstacle, how a disc of ``radius`` at ``p`` stands against it.
 
     For every live obstacle whose surface comes within ``radius + reach`` of
-    ``p`` (``reach`` may be 0: only the ones touched), one row: its id in
-    ``owners``, ``separations`` = its signed separation minus ``radius``
-    (negative: overlapping by that much), the unit normal out of it towards
-    the agent in ``normals`` and the nearest surface point in ``points``. An
+    ``p`` (``reach`` may be 0: only the ones touched), one contact row in the
+    scratch buffers: its id (``work_ints[S_OWNERS + row]``), its signed
+    separation minus ``radius`` (``work_floats[S_SEPARATIONS + row]``,
+    negative: overlapping by that much), the unit normal out of it towards the
+    agent (``S_NORMALS``) and the nearest surface point (``S_POINTS``). An
     obstacle made of several segments gets the row of its nearest one. Fills
-    at most ``len(owners)`` rows and returns their count.
+    at most ``MAX_PLANES`` rows and returns their count.
     """
-    cap = owners.shape[0]
-    inside = np.empty(MAX_CONTAINING, dtype=np.int64)
-    n_inside = 0
+    wf = work_floats
+    wi = work_ints
     count = 0
-    index = world.areas
-    if index.nx > 0:
-        i = cell_coord(index, px, index.origin_x)
-        j = cell_coord(index, py, index.origin_y)
-        if i >= 0 and j >= 0 and i < index.nx and j < index.ny:
-            k = j * index.nx + i
-            for t in range(index.start[k], index.start[k + 1]):
-                a = index.entries[t]
-                owner = world.area_owner[a]
-                if world.alive[owner] == 0 or not contains_area(world, a, px, py):
-                    continue
-                if n_inside < MAX_CONTAINING:
-                    inside[n_inside] = owner
-                    n_inside += 1
-                if count < cap and _row_of(owners, count, owner) < 0:
-                    depth, nx, ny, qx, qy = depth_area(world, a, px, py)
-                    owners[count] = owner
-                    separations[count] = -depth - radius
-                    normals[count, 0] = nx
-                    normals[count, 1] = ny
-                    points[count, 0] = qx
-                    points[count, 1] = qy
-                    count += 1
-    index = world.items
-    if index.nx == 0:
+    n_inside, best, bo, bnx, bny, bqx, bqy = inside_areas(world, px, py, wi, S_INSIDE)
+    # 1. Areas containing p: their depth, not their outline, is the separation.
+    cells = world.areas
+    if n_inside > 0:
+        i = cell_coord(cells, px, cells.origin_x)
+        j = cell_coord(cells, py, cells.origin_y)
+        lo, hi = cell_span(world, cells, j * cells.nx + i)
+        for t in range(lo, hi):
+            a = world.small[t]
+            owner = world.ints[world.area_owner + a]
+            if count == MAX_PLANES or not listed(wi, S_INSIDE, n_inside, owner) or \
+                    _row_of(wi, S_OWNERS, count, owner) >= 0 or \
+                    not contains_area(world, a, px, py):
+                continue
+            depth, nx, ny, qx, qy = depth_area(world, a, px, py)
+            wi[S_OWNERS + count] = owner
+            wf[S_SEPARATIONS + count] = -depth - radius
+            wf[S_NORMALS + 2 * count] = nx
+            wf[S_NORMALS + 2 * count + 1] = ny
+            wf[S_POINTS + 2 * count] = qx
+            wf[S_POINTS + 2 * count + 1] = qy
+            count += 1
+    # 2. Capsules near p, nearest one per obstacle.
+    cells = world.items
+    if cells.nx == 0:
         return count
-    j0, j1 = rows_capsule(index, px, py, px, py, radius + reach)
+    j0, j1 = rows_capsule(cells, px, py, px, py, radius + reach)
     for j in range(j0, j1 + 1):
-        i0, i1 = columns_capsule(index, px, py, px, py, radius + reach, j)
+        i0, i1 = columns_capsule(cells, px, py, px, py, radius + reach, j)
         for i in range(i0, i1 + 1):
-            k = j * index.nx + i
-            for t in range(index.start[k], index.start[k + 1]):
-                e = index.entries[t]
-                owner = world.item_owner[e]
-                if world.alive[owner] == 0 or listed(inside, n_inside, owner):
+            lo, hi = cell_span(world, cells, j * cells.nx + i)
+            for t in range(lo, hi):
+                e = world.small[t]
+                if not item_owner_alive(world, e):
                     continue
                 sep, nx, ny, qx, qy = separation_item(world, e, px, py)
                 sep -= radius
                 if sep > reach:
                     continue
-                row = _row_of(owners, count, owner)
+                owner = item_owner(world, e)
+                if n_inside > 0 and listed(wi, S_INSIDE, n_inside, owner):
+                    continue
+                row = _row_of(wi, S_OWNERS, count, owner)
                 if row < 0:
-                    if count == cap:
+                    if count == MAX_PLANES:
                         continue
                     row = count
                     count += 1
-                    owners[row] = owner
-                elif separations[row] <= sep:
+                    wi[S_OWNERS + row] = owner
+                elif wf[S_SEPARATIONS + row] <= sep:
                     continue
-                separations[row] = sep
-                normals[row, 0] = nx
-                normals[row, 1] = ny
-                points[row, 0] = qx
-                points[row, 1] = qy
+                wf[S_SEPARATIONS + row] = sep
+                wf[S_NORMALS + 2 * row] = nx
+                wf[S_NORMALS + 2 * row + 1] = ny
+                wf[S_POINTS + 2 * row] = qx
+                wf[S_POINTS + 2 * row + 1] = qy
     return count
 
 
 @njit(cache=True, nogil=True)
-def nearest_points(world, points, owner, separation, normal, surface, first, stop):
-    """:func:`nearest_point` for rows ``first:stop`` of ``points (n, 2)``, into the outputs."""
+def nearest_points(floats, ints, small, points, owner, separation, normal, surface, first, stop):
+    """:func:`nearest_point` for rows ``first:stop`` of ``points (n, 2)``, into the outputs.
+
+    The world comes packed (:func:`unpack_world`).
+    """
+    world = unpack_world(floats, ints, small)
+    work = np.empty(SCRATCH_INTS, dtype=np.int64)
     for p in range(first, stop):
-        o, sep, nx, ny, qx, qy = nearest_point(world, points[p, 0], points[p, 1])
+        o, sep, nx, ny, qx, qy = nearest_point(world, points[p, 0], points[p, 1], work)
         owner[p] = o
         separation[p] = sep
         normal[p, 0] = nx
@@ -448,15 +568,18 @@ def nearest_points(world, points, owner, separation, normal, surface, first, sto
 
 
 @njit(cache=True, nogil=True)
-def raycast_points(world, origins, directions, max_distance, owner, distance, normal, point,
-                   first, stop):
+def raycast_points(floats, ints, small, origins, directions, max_distance, owner, distance,
+                   normal, point, first, stop):
     """:func:`raycast_point` for rays ``first:stop`` (unit ``directions``), into the outputs.
 
     ``point`` gets the hit point ``origin + distance * direction`` (NaN on a miss).
+    The world comes packed (:func:`unpack_world`).
     """
+    world = unpack_world(floats, ints, small)
+    work = np.empty(SCRATCH_INTS, dtype=np.int64)
     for r in range(first, stop):
         o, d, nx, ny = raycast_point(world, origins[r, 0], origins[r, 1], directions[r, 0],
-                                     directions[r, 1], max_distance[r])
+                                     directions[r, 1], max_distance[r], work)
         owner[r] = o
         distance[r] = d
         normal[r, 0] = nx
