@@ -7,8 +7,9 @@
 >>> move.stop, bool(world.clearance(move.position) >= 0.25 - 1e-9)
 ('slid', True)
 """
+from .agent import Agent
 from .results import Contact, Move, Nearest, RayHits
 from .world import MODES, World2D
 
 __version__ = "0.1.0"
-__all__ = ["World2D", "Move", "Contact", "Nearest", "RayHits", "MODES", "__version__"]
+__all__ = ["World2D", "Agent", "Move", "Contact", "Nearest", "RayHits", "MODES", "__version__"]

@@ -1,7 +1,7 @@
 """The packed obstacle arrays of a world and their broadphase, rebuilt lazily.
 
 Obstacles go in as validated arrays; :meth:`Store.pack` hands the kernels the
-world as three flat buffers (see :func:`~sidestep.kernels.world.unpack_world`)
+world as one flat buffer (see :func:`~sidestep.kernels.world.unpack_world`)
 and rebuilds the broadphase only after obstacles were added (removal just
 clears the ``alive`` flag, in the buffers too).
 """
@@ -106,14 +106,15 @@ class Store:
         """Mark ``ids`` removed (the broadphase skips them; no rebuild needed)."""
         self.alive.data[ids] = 0
         if self._packed is not None:
-            floats, ints, small = self._packed
+            ints, floats, small = split_blob(self._packed)
             small[ints[_kw.H_S_ALIVE] + ids] = 0
             ints[_kw.H_REMOVED] = 1
 
     # --------------------------------------------------------------- packing
     def pack(self):
-        """The world as kernels take it, ``(floats, ints, small)``; rebuilds the
-        broadphase if obstacles were added."""
+        """The world as kernels take it: one float64 buffer (see
+        :func:`~sidestep.kernels.world.unpack_world`); rebuilds the broadphase if
+        obstacles were added."""
         if self._packed is None:
             self._packed = self._build()
         return self._packed
@@ -139,9 +140,17 @@ class Store:
                         self.grid_frame.view(), self.alive.view())
 
 
+def split_blob(blob):
+    """The int64, float64 and int32 parts of a packed world, as numpy views of ``blob``."""
+    n_ints = int(blob[:_kw.HEADER].view(np.int64)[_kw.H_N_INTS])
+    n_floats = int(blob[:_kw.HEADER].view(np.int64)[_kw.H_N_FLOATS])
+    return (blob[:n_ints].view(np.int64), blob[n_ints:n_ints + n_floats],
+            blob[n_ints + n_floats:].view(np.int32))
+
+
 def _flatten(geometry, owner, items, kind, area_owner, bounds, ref, areas, vertices, cells,
              shape, frame, alive):
-    """Three flat buffers in the layout :func:`~sidestep.kernels.world.unpack_world` reads."""
+    """One flat buffer in the layout :func:`~sidestep.kernels.world.unpack_world` reads."""
     header = np.zeros(_kw.HEADER, dtype=np.int64)
     header[[_kw.H_ITEMS, _kw.H_AREAS, _kw.H_VERTICES, _kw.H_GRIDS, _kw.H_IDS]] = \
         [len(geometry), len(kind), len(vertices), len(shape), len(alive)]
@@ -174,8 +183,18 @@ def _flatten(geometry, owner, items, kind, area_owner, bounds, ref, areas, verti
     floats = np.concatenate(join(float_parts, np.float64) + [np.zeros(1)])
     int_chunks = join(int_parts, np.int64, at=_kw.HEADER)
     small = np.concatenate(join(small_parts, np.int32) + [np.zeros(1, np.int32)])
-    ints = np.concatenate([header] + int_chunks)
-    return floats, ints, small
+    if len(small) % 2:
+        small = np.concatenate([small, np.zeros(1, np.int32)])   # whole float64 words
+    n_ints = _kw.HEADER + sum(len(c) for c in int_chunks)
+    header[_kw.H_N_INTS] = n_ints
+    header[_kw.H_N_FLOATS] = len(floats)
+    # One float64 buffer: the int64 words, the floats, then the int32 pairs.
+    blob = np.empty(n_ints + len(floats) + len(small) // 2)
+    ints = blob[:n_ints].view(np.int64)
+    ints[:] = np.concatenate([header] + int_chunks)
+    blob[n_ints:n_ints + len(floats)] = floats
+    blob[n_ints + len(floats):].view(np.int32)[:] = small
+    return blob
 
 
 def _build_index_capsules(geometry, area_bounds):

@@ -11,8 +11,8 @@ from .threads import run_rows
 from .kernels import moves as _moves
 from .kernels.polygon import first_crossing_polygon, signed_area_polygon
 from .kernels.grid import boundary_edges_grid
-from .kernels.world import (AREA_BOX, AREA_GRID, AREA_POLYGON, SCRATCH_FLOATS, SCRATCH_INTS,
-                            nearest_points, overlapping_owners, raycast_points)
+from .kernels.world import (AREA_BOX, AREA_GRID, AREA_POLYGON, nearest_points,
+                            overlapping_owners, raycast_points)
 from .results import Contact, Move, Nearest, RayHits
 from .storage import FAMILIES, Store
 
@@ -22,7 +22,12 @@ _MODE_CODES = {"slide": _moves.MODE_SLIDE, "push": _moves.MODE_PUSH,
 _STOPS = {_moves.STOP_DONE: "done", _moves.STOP_SLID: "slid", _moves.STOP_BLOCKED: "blocked",
           _moves.STOP_MAX_ITERATIONS: "max_iterations", _moves.STOP_STUCK: "stuck",
           _moves.STOP_PUSHED: "pushed"}
-_MAX_CONTACTS = 32
+
+
+def contacts_from(work, n):
+    """The first ``n`` contact rows of a move's work buffer, as :class:`Contact` records."""
+    rows = work[_moves.W_CONTACTS:_moves.W_PARAMS].reshape(-1, _moves.CONTACT_FIELDS)
+    return tuple(Contact(int(c[0]), c[1:3].copy(), c[3:5].copy(), float(c[5])) for c in rows[:n])
 
 
 class World2D:
@@ -65,9 +70,8 @@ class World2D:
             raise ValueError(f"max_iterations must be a positive integer, got {max_iterations!r}")
         self._max_iterations = int(max_iterations)
         self._store = Store()
-        # Scratch for single moves (batch calls make one per thread).
-        self._work_floats = np.empty(SCRATCH_FLOATS)
-        self._work_ints = np.empty(SCRATCH_INTS, dtype=np.int64)
+        # Work buffer for single moves (batch calls make one per thread).
+        self._work = np.zeros(_moves.WORK_SIZE)
 
     # ============================================================ obstacles
     def add_circles(self, centers, radii):
@@ -336,12 +340,12 @@ class World2D:
         d = validation.point(displacement, "displacement")
         r = validation.length(radius, "radius")
         code = _MODE_CODES[validation.choice(mode, "mode", MODES)]
-        contacts = np.empty((_MAX_CONTACTS, _moves.CONTACT_FIELDS))
-        x, y, stop, n, recovered = _moves.move_packed(
-            *self._store.pack(), self._work_floats, self._work_ints, p[0], p[1], d[0], d[1], r,
-            code, *self._tolerances(), self._max_iterations, contacts)
-        found = tuple(Contact(int(c[0]), c[1:3].copy(), c[3:5].copy(), float(c[5]))
-                      for c in contacts[:n])
+        work = self._work
+        work[_moves.W_PARAMS:_moves.W_OUT] = (r, code, *self._tolerances(),
+                                               self._max_iterations)
+        x, y = _moves.move_packed(self._store.pack(), work, p[0], p[1], d[0], d[1])
+        stop, n, recovered = work[_moves.W_OUT:_moves.W_OUT + 3].astype(int)
+        found = contacts_from(work, n)
         return Move(np.array([x, y]), bool(n > 0 or recovered), found, _STOPS[stop],
                     bool(recovered))
 
@@ -364,7 +368,7 @@ class World2D:
         code = _MODE_CODES[validation.choice(mode, "mode", MODES)]
         out = np.empty_like(p)
         stops = np.empty(len(p), dtype=np.int64)
-        run_rows(_moves.move_agents, len(p), *self._store.pack(), p, d, r, code,
+        run_rows(_moves.move_agents, len(p), self._store.pack(), p, d, r, code,
                  *self._tolerances(), self._max_iterations, out, stops)
         return out
 
@@ -388,7 +392,7 @@ class World2D:
         sep = np.empty(n)
         normal = np.empty((n, 2))
         surface = np.empty((n, 2))
-        run_rows(nearest_points, n, *self._store.pack(), p, owner, sep, normal, surface)
+        run_rows(nearest_points, n, self._store.pack(), p, owner, sep, normal, surface)
         none = owner < 0
         normal[none] = np.nan
         surface[none] = np.nan
@@ -449,14 +453,14 @@ class World2D:
         dist = np.empty(n)
         normal = np.empty((n, 2))
         point = np.empty((n, 2))
-        run_rows(raycast_points, n, *self._store.pack(), o, unit, md, owner, dist, normal, point)
+        run_rows(raycast_points, n, self._store.pack(), o, unit, md, owner, dist, normal, point)
         return RayHits(owner >= 0, dist, normal, owner, point)
 
     def overlapping(self, point, radius=0.0):
         """Ids of the obstacles a disc of ``radius`` at ``point`` touches or overlaps (sorted)."""
         p = validation.point(point, "point")
         r = validation.length(radius, "radius")
-        found = overlapping_owners(*self._store.pack(), p[0], p[1], r)
+        found = overlapping_owners(self._store.pack(), p[0], p[1], r)
         return np.unique(found)
 
 

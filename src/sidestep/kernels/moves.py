@@ -383,25 +383,52 @@ def move_agent(world, px, py, dx, dy, radius, mode, skin, margin, slack, min_mot
     return px + dx, py + dy, STOP_DONE, 0, False
 
 
+# The work buffer of one agent (float64): scratch, contacts, the move's
+# settings and its outcome, so that one step from Python passes two arrays and
+# four numbers (each argument costs time in Numba's dispatcher).
+MAX_CONTACTS = 32
+W_SCRATCH_INTS = SCRATCH_FLOATS                      # int64 scratch, viewed
+W_CONTACTS = W_SCRATCH_INTS + SCRATCH_INTS           # (MAX_CONTACTS, 6) contact rows
+W_PARAMS = W_CONTACTS + MAX_CONTACTS * CONTACT_FIELDS
+P_RADIUS, P_MODE, P_SKIN, P_MARGIN, P_SLACK, P_MIN_MOTION, P_MAX_ITERATIONS = range(7)
+W_OUT = W_PARAMS + 7
+O_STOP, O_CONTACTS, O_RECOVERED = range(3)
+WORK_SIZE = W_OUT + 3
+
+
 @njit(cache=True)
-def move_packed(floats, ints, small, wf, wi, px, py, dx, dy, radius, mode,
-                skin, margin, slack, min_motion, max_iterations, contacts):
-    """:func:`move_agent` on a packed world (:func:`~sidestep.kernels.world.unpack_world`):
-    the entry point for one move from Python."""
-    return move_agent(unpack_world(floats, ints, small), px, py, dx, dy, radius, mode, skin,
-                      margin, slack, min_motion, max_iterations, borrow(wf), borrow(wi),
-                      borrow(contacts))
+def move_packed(blob, work, px, py, dx, dy):
+    """One move from Python: :func:`move_agent` on a packed world.
+
+    ``blob`` is the packed world (:func:`~sidestep.kernels.world.unpack_world`);
+    ``work (WORK_SIZE,)`` holds the settings at ``W_PARAMS`` (radius, mode,
+    skin, margin, slack, min_motion, max_iterations), receives the contacts at
+    ``W_CONTACTS`` and the outcome at ``W_OUT`` (stop, contact count,
+    recovered), and is the scratch. Returns the new ``(x, y)``.
+    """
+    w = borrow(work)
+    p = W_PARAMS
+    x, y, stop, n, recovered = move_agent(
+        unpack_world(blob), px, py, dx, dy, w[p + P_RADIUS], int(w[p + P_MODE]),
+        w[p + P_SKIN], w[p + P_MARGIN], w[p + P_SLACK], w[p + P_MIN_MOTION],
+        int(w[p + P_MAX_ITERATIONS]), w[:SCRATCH_FLOATS],
+        w[W_SCRATCH_INTS:W_CONTACTS].view(np.int64),
+        w[W_CONTACTS:W_PARAMS].reshape((MAX_CONTACTS, CONTACT_FIELDS)))
+    w[W_OUT + O_STOP] = stop
+    w[W_OUT + O_CONTACTS] = n
+    w[W_OUT + O_RECOVERED] = 1.0 if recovered else 0.0
+    return x, y
 
 
 @njit(cache=True, nogil=True)
-def move_agents(floats, ints, small, positions, displacements, radii, mode, skin, margin, slack,
+def move_agents(blob, positions, displacements, radii, mode, skin, margin, slack,
                 min_motion, max_iterations, out, stops, first, stop):
     """:func:`move_agent` for rows ``first:stop``; writes ``out (n, 2)`` and ``stops (n,)``.
 
     The world comes packed. Releases the GIL, so threads can run disjoint row
     ranges at once.
     """
-    world = unpack_world(floats, ints, small)
+    world = unpack_world(blob)
     contacts_buffer = np.empty((1, CONTACT_FIELDS))
     wf_buffer = np.empty(SCRATCH_FLOATS)
     wi_buffer = np.empty(SCRATCH_INTS, dtype=np.int64)

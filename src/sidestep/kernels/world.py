@@ -40,11 +40,12 @@ MAX_CONTAINING = 16
 #: equal discs).
 MAX_PLANES = 32
 
-# A world crosses into the kernels as three flat buffers (float64 ``floats``,
-# int64 ``ints``, int32 ``small``) plus plain numbers saying where each array
-# starts. Numba counts references on every array a function receives, so a
-# record of two dozen arrays cost more than the geometry of a whole move;
-# three buffers and offsets cost nothing.
+# A world crosses into the kernels as one flat buffer, read as three parts
+# (float64 ``floats``, int64 ``ints``, int32 ``small``) plus plain numbers
+# saying where each array starts. Numba counts references on every array a
+# function receives, and checks the type of every argument of a call from
+# Python, so a record of two dozen arrays cost more than the geometry of a
+# whole move; one buffer and offsets cost next to nothing.
 PackedWorld = namedtuple("PackedWorld", [
     "floats", "ints", "small",
     "n_items",      # capsules
@@ -79,16 +80,25 @@ H_I_ITEMS_START, H_I_AREAS_START = 19, 20
 H_S_ITEMS, H_S_ITEMS_N, H_S_AREAS, H_S_AREAS_N, H_S_CELLS, H_S_CELLS_N, H_S_ALIVE = \
     21, 22, 23, 24, 25, 26, 27
 H_REMOVED = 28   # 1 once any obstacle was removed: only then do queries check alive flags
-HEADER = 29
+H_N_INTS, H_N_FLOATS = 29, 30   # sizes of the int64 and float64 parts of the buffer
+HEADER = 31
 
 
 @njit(cache=True)
-def unpack_world(floats, ints, small):
-    """The :class:`PackedWorld` stored in ``floats``, ``ints`` (header first) and ``small``.
+def unpack_world(blob):
+    """The :class:`PackedWorld` stored in one float64 buffer.
 
-    The buffers are borrowed (:mod:`~sidestep.kernels.borrow`): the caller
-    keeps them alive while the kernel runs.
+    ``blob`` holds, in turn, the int64 words (header first), the floats, and
+    the int32 values in pairs; views of each part are borrowed
+    (:mod:`~sidestep.kernels.borrow`): the caller keeps ``blob`` alive while
+    the kernel runs.
     """
+    words = blob.view(np.int64)
+    n_ints = words[H_N_INTS]
+    n_floats = words[H_N_FLOATS]
+    ints = words[:n_ints]
+    floats = blob[n_ints:n_ints + n_floats]
+    small = blob[n_ints + n_floats:].view(np.int32)
     h = ints
     f = h[H_F_INDEX]
     items = Cells(floats[f], floats[f + 1], floats[f + 2], h[H_ITEMS_NX], h[H_ITEMS_NY],
@@ -340,13 +350,13 @@ def nearest_point(world, px, py, work_ints):
 
 
 @njit(cache=True)
-def overlapping_owners(floats, ints, small, px, py, radius):
+def overlapping_owners(blob, px, py, radius):
     """Ids of the live obstacles whose signed separation from ``p`` is ``<= radius``.
 
     Returns an int64 array, unsorted, without repeats. The world comes
     packed (:func:`unpack_world`).
     """
-    world = unpack_world(floats, ints, small)
+    world = unpack_world(blob)
     work = np.empty(SCRATCH_INTS, dtype=np.int64)
     count, best, bo, bnx, bny, bqx, bqy = inside_areas(world, px, py, work, S_INSIDE)
     found = np.empty(16 + count, dtype=np.int64)
@@ -550,12 +560,12 @@ def penetrations(world, px, py, radius, reach, work_floats, work_ints):
 
 
 @njit(cache=True, nogil=True)
-def nearest_points(floats, ints, small, points, owner, separation, normal, surface, first, stop):
+def nearest_points(blob, points, owner, separation, normal, surface, first, stop):
     """:func:`nearest_point` for rows ``first:stop`` of ``points (n, 2)``, into the outputs.
 
     The world comes packed (:func:`unpack_world`).
     """
-    world = unpack_world(floats, ints, small)
+    world = unpack_world(blob)
     work = np.empty(SCRATCH_INTS, dtype=np.int64)
     for p in range(first, stop):
         o, sep, nx, ny, qx, qy = nearest_point(world, points[p, 0], points[p, 1], work)
@@ -568,14 +578,14 @@ def nearest_points(floats, ints, small, points, owner, separation, normal, surfa
 
 
 @njit(cache=True, nogil=True)
-def raycast_points(floats, ints, small, origins, directions, max_distance, owner, distance,
-                   normal, point, first, stop):
+def raycast_points(blob, origins, directions, max_distance, owner, distance, normal, point,
+                   first, stop):
     """:func:`raycast_point` for rays ``first:stop`` (unit ``directions``), into the outputs.
 
     ``point`` gets the hit point ``origin + distance * direction`` (NaN on a miss).
     The world comes packed (:func:`unpack_world`).
     """
-    world = unpack_world(floats, ints, small)
+    world = unpack_world(blob)
     work = np.empty(SCRATCH_INTS, dtype=np.int64)
     for r in range(first, stop):
         o, d, nx, ny = raycast_point(world, origins[r, 0], origins[r, 1], directions[r, 0],

@@ -1,0 +1,53 @@
+"""sidestep plugged into the peer benchmark harness of ``../shared/bench`` (public API only).
+
+Factories with the harness's signatures (see its README):
+``make_w1`` (one agent, per-frame ``Agent.step``), ``make_w2`` (``move_many``
+of 10,000 agents, slide) and ``make_w4`` (``nearest``). W3 casts rays
+against a 3D terrain mesh: sidestep is 2D, so it has no W3 entry.
+"""
+import numpy as np
+
+import sidestep
+
+
+def make_w1(world):
+    """W1 forest walk: 2,000 trees and 204 walls; one agent, one ``step`` per frame."""
+    w = sidestep.World2D()
+    trees = world["trees"]
+    w.add_circles(trees[:, :2], trees[:, 2])
+    walls = world["walls"]
+    w.add_walls(walls[:, :2], walls[:, 2:4])
+    agent = sidestep.Agent(w, world["start"], radius=float(world["agent_radius"]))
+    agent.step(0.0, 0.0)      # loads the compiled kernel: counted as construction
+    return agent.step
+
+
+def make_w2(world):
+    """W2 crowd step: 10,000 agents take one slide step against 110,000 obstacles."""
+    w = sidestep.World2D()
+    circles = world["circles"]
+    w.add_circles(circles[:, :2], circles[:, 2])
+    segments = world["segments"]
+    w.add_walls(segments[:, :2], segments[:, 2:4])
+    agents = np.ascontiguousarray(world["agents"], dtype=np.float64)
+    radius = float(world["agent_radius"])
+    w.move_many(agents, np.zeros_like(agents), radius=radius)   # warm-up, zero-length
+
+    def step(disp):
+        return w.move_many(agents, disp, radius=radius)
+
+    return step
+
+
+def make_w4(world):
+    """W4 nearest distance: 1,000,000 points against 10,000 segments."""
+    w = sidestep.World2D()
+    segments = world["segments"]
+    ids = w.add_walls(segments[:, :2], segments[:, 2:4])
+    w.nearest(np.zeros((1, 2)))                                   # builds the broadphase
+
+    def nearest(points):
+        near = w.nearest(points)
+        return ids[near.obstacle], near.distance
+
+    return nearest
