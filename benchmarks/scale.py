@@ -75,7 +75,7 @@ def main():
         singles = [walk(world, side, 20000, rng) for _ in range(args.repeats)]
         batch = [crowd(world, side, 10000, rng) for _ in range(args.repeats)]
         # Everything the kernels read: obstacle arrays and broadphase, packed.
-        packed_bytes = sum(a.nbytes for a in world._store.pack())
+        packed_bytes = world._store.pack().nbytes
         rows.append((n, build, statistics.median(singles), min(singles), max(singles),
                      statistics.median(batch), packed_bytes / n))
     print(f"{'obstacles':>10} {'build s':>8} {'move() us/move':>24} {'move_many us/agent':>19} "

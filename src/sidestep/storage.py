@@ -12,6 +12,10 @@ from .kernels.index import Index, fill_index_boxes, fill_index_capsules
 
 FAMILIES = ("circle", "wall", "box", "polygon", "grid")
 
+#: Broadphase cells are at least this many times the mean spacing between
+#: obstacles (and at least as large as the typical obstacle).
+CELL_FACTOR = 1.0
+
 #: Room (world units) added around each capsule when it is put in the cells
 #: it touches, so that rounding at a cell border never leaves it out.
 _INDEX_PAD = 1e-6
@@ -221,7 +225,7 @@ def _build_index_capsules(geometry, area_bounds):
     typical = float(np.median(extent))
     width, height = np.maximum(world_hi - world_lo, 1e-9)
     spacing = float(np.sqrt(width * height / n))
-    cell = max(typical, spacing, 1e-6)
+    cell = max(typical, CELL_FACTOR * spacing, 1e-6)
     cap = 4 * n + 1024
     while (width / cell + 2) * (height / cell + 2) > cap:
         cell *= 1.5

@@ -143,6 +143,9 @@ def _gather(world, px, py, rx, ry, radius, skin, margin, wf, wi):
     hny = 0.0
     reach = radius + margin
     grown = radius + skin
+    # Obstacles farther than the move is long (plus the skin) cannot be hit:
+    # their separation alone rules them out, without a sweep.
+    length = math.sqrt(rx * rx + ry * ry) + skin
     j0, j1 = rows_capsule(cells, px, py, px + rx, py + ry, reach)
     for j in range(j0, j1 + 1):
         i0, i1 = columns_capsule(cells, px, py, px + rx, py + ry, reach, j)
@@ -166,7 +169,7 @@ def _gather(world, px, py, rx, ry, radius, skin, margin, wf, wi):
                         worst = sep
                         worst_row = n_planes
                     n_planes += 1
-                else:
+                elif sep <= length:
                     f, fnx, fny = sweep_item(world, e, px, py, rx, ry, grown)
                     if f < fraction:
                         fraction = f
@@ -244,7 +247,11 @@ def slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
     limited = False
     stop = STOP_MAX_ITERATIONS
     # 0. Inside a solid area (box, polygon, grid)?
-    n_inside, sep, owner, nx, ny, qx, qy = inside_areas(world, px, py, wi, S_INSIDE)
+    n_inside = 0
+    owner = -1
+    nx = ny = qx = qy = 0.0
+    if world.n_areas > 0:
+        n_inside, sep, owner, nx, ny, qx, qy = inside_areas(world, px, py, wi, S_INSIDE)
     for it in range(max_iterations):
         rem_len = math.sqrt(rem_x * rem_x + rem_y * rem_y)
         if rem_len <= min_motion and it > 0:
