@@ -8,8 +8,29 @@
 ('slid', True)
 """
 from .agent import Agent
+from .level import Level, LevelError, Scenarios
 from .results import Contact, Move, Nearest, RayHits
 from .world import MODES, World2D
 
 __version__ = "0.1.0"
-__all__ = ["World2D", "Agent", "Move", "Contact", "Nearest", "RayHits", "MODES", "__version__"]
+__all__ = ["World2D", "Agent", "Move", "Contact", "Nearest", "RayHits", "MODES", "load", "save",
+           "Level", "LevelError", "Scenarios", "__version__"]
+
+
+def load(path, **options):
+    """Read a level file into a :class:`Level` (its ``world``, spawns, scenarios).
+
+    The reader is picked by extension: sidestep scenes (``.json``, ``.toml``),
+    Tiled maps (``.tmx``, ``.tmj``, ``.json``), Moving AI maps (``.map`` with
+    their ``.scen``), images (``.png``, ``.bmp``, ``.gif``) and Doom WADs
+    (``.wad``); see :mod:`sidestep.io`. A file at fault raises
+    :class:`LevelError` naming the file and the place in it.
+    """
+    from .io import load as read      # here: importing sidestep never loads the readers
+    return read(path, **options)
+
+
+def save(world, path, *, spawns=None, scenarios=None, name=""):
+    """Write ``world`` as a sidestep scene file (JSON); :func:`load` gives it back exactly."""
+    from .io import save as write
+    return write(world, path, spawns=spawns, scenarios=scenarios, name=name)

@@ -1,8 +1,29 @@
-"""The ``sidestep`` command (also ``python -m sidestep``): for now, ``sidestep demo``."""
+"""The ``sidestep`` command (also ``python -m sidestep``): demo, render, walk and check.
+
+``sidestep demo`` walks the articles' house in every mode; ``render`` draws a
+level, ``walk`` walks agents through it, ``check`` lists what a level
+designer should fix (exit status 1 when it finds anything). Levels are read
+with :func:`sidestep.io.load`. Bad input (a missing file, a malformed level,
+a bad number) ends the command with status 2 and one line on stderr, never a
+traceback. Long runs draw a progress bar on stderr when it is a terminal.
+"""
 import argparse
+import json
 import math
+import sys
+from pathlib import Path
 
 from .demo import run_demo
+from .world import MODES
+
+#: Level files whose y axis points down (tile maps, Tiled maps, images):
+#: pictures of them are drawn that way unless ``--y-up`` says otherwise.
+Y_DOWN_SUFFIXES = (".map", ".tmx", ".tmj", ".png", ".bmp", ".gif")
+#: Scenario agents walked at most when ``--agents`` does not say, spread
+#: evenly over the scenario list (its rows run from short to long).
+SCENARIO_AGENTS = 100
+#: Random walkers when nothing says how many.
+WANDERERS = 10
 
 
 class _Parser(argparse.ArgumentParser):
@@ -23,8 +44,88 @@ def _radius(text):
     return value
 
 
+def _speed(text):
+    """``--speed``: a finite number > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"speed must be a number, got {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"speed must be a finite number > 0, got {text}")
+    return value
+
+
+def _count(text):
+    """``--agents``, ``--steps``: a whole number >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text}")
+    return value
+
+
+def _limit(text):
+    """``--limit``: a whole number >= 0 (0 prints the summary line alone)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text}")
+    return value
+
+
+def _point(text):
+    """``--start``, ``--to``: ``X,Y``, two finite numbers."""
+    try:
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a point X,Y, got {text!r}") from None
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise argparse.ArgumentTypeError(f"expected a finite point X,Y, got {text!r}")
+    return (x, y)
+
+
+def _option(text):
+    """``--load KEY=VALUE``: a loader option; numbers are read as numbers."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.isidentifier():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    for kind in (int, float):
+        try:
+            return key, kind(value)
+        except ValueError:
+            pass
+    return key, value
+
+
+def _level_arguments(command):
+    """The arguments every level command takes: the file and how to read it."""
+    command.add_argument("level", metavar="LEVEL",
+                         help="level file: a sidestep scene (.json, .toml), Moving AI map "
+                              "(.map), Tiled map (.tmx, .tmj, .json), image or Doom WAD")
+    command.add_argument("--map", metavar="NAME",
+                         help="which map of a Doom WAD (E1M1, MAP01...); the first by default")
+    command.add_argument("--load", type=_option, action="append", default=[],
+                         metavar="KEY=VALUE",
+                         help="an option for the level's reader (repeatable), e.g. "
+                              "threshold=100 for an image")
+
+
+def _orientation_arguments(command):
+    """``--y-down`` / ``--y-up`` for commands that draw."""
+    way = command.add_mutually_exclusive_group()
+    way.add_argument("--y-down", dest="y_down", action="store_true", default=None,
+                     help="draw y growing downwards (the default for .map, Tiled and image "
+                          "levels, whose rows count down)")
+    way.add_argument("--y-up", dest="y_down", action="store_false",
+                     help="draw y growing upwards (the default for scenes and WADs)")
+
+
 def _parser():
-    """The command line: ``sidestep demo [--out FILE] [--radius R]``."""
+    """The command line: ``sidestep demo|render|walk|check ...``."""
     parser = _Parser(prog="sidestep", description="Collision detection and collide-and-slide "
                      "for game characters and cameras.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
@@ -40,7 +141,213 @@ def _parser():
                            "(default: %(default)s)")
     demo.add_argument("--radius", type=_radius, default=0.3, metavar="R",
                       help="the agent's radius in metres, >= 0 (default: %(default)s)")
+
+    render = commands.add_parser(
+        "render", help="draw a level as the world sees it",
+        description="Draw a level's obstacles, wall bands, blocked grid cells and spawn points "
+                    "over its clearance field; with --radius, shade where an agent of that "
+                    "radius cannot stand. Needs matplotlib.")
+    _level_arguments(render)
+    render.add_argument("-o", "--out", required=True, metavar="FILE",
+                        help="picture to write; .png, .svg or any format matplotlib writes")
+    render.add_argument("--radius", type=_radius, default=0.0, metavar="R",
+                        help="agent radius whose halo to shade, >= 0 (default: none)")
+    render.add_argument("--no-field", dest="field", action="store_false",
+                        help="leave out the clearance field under the obstacles")
+    _orientation_arguments(render)
+
+    walk = commands.add_parser(
+        "walk", help="walk agents through a level and measure what happens to them",
+        description="Walk agents through a level, each frame one step of --speed towards its "
+                    "goal or along a random-walk heading, moved with World2D.move_many in "
+                    "--mode. Agents come from --start/--to (one agent), --scen (scenario "
+                    "rows), --agents N (random walkers, from the level's spawns or random "
+                    "free points), or else the level's own scenarios (or 10 random walkers). "
+                    "Prints a table per agent (or JSON), and draws the paths (-o) and an "
+                    "animation (--gif). 'contacts' counts frames in which an obstacle changed "
+                    "an agent's move; 'stuck' frames in which it moved under 10%% of its step.")
+    _level_arguments(walk)
+    walk.add_argument("--start", type=_point, metavar="X,Y",
+                      help="one agent's start (write --start=-2,3 when X is negative)")
+    walk.add_argument("--to", type=_point, metavar="X,Y", help="that agent's goal")
+    walk.add_argument("--scen", metavar="FILE",
+                      help="a Moving AI .scen file of start/goal rows for a .map level")
+    walk.add_argument("--agents", type=_count, metavar="N",
+                      help="random walkers; with --scen, how many scenario rows to walk "
+                           f"(default: up to {SCENARIO_AGENTS}, spread over the file)")
+    walk.add_argument("--steps", type=_count, metavar="K",
+                      help="frames to walk (default: enough for the farthest goal, or 300 "
+                           "for random walkers)")
+    walk.add_argument("--mode", choices=MODES, default="slide",
+                      help="how moves meet obstacles (default: %(default)s)")
+    walk.add_argument("--radius", type=_radius, default=0.0, metavar="R",
+                      help="agents' radius, >= 0 (default: 0, a point)")
+    walk.add_argument("--speed", type=_speed, metavar="S",
+                      help="step per frame in world units (default: 1/400 of the level's "
+                           "diagonal)")
+    walk.add_argument("--seed", type=int, default=0, help="seeds random starts and headings")
+    walk.add_argument("-o", "--out", metavar="FILE", help="picture of the paths to write")
+    walk.add_argument("--gif", metavar="FILE", help="animated GIF of the walk to write")
+    walk.add_argument("--json", action="store_true",
+                      help="print per-agent figures as JSON instead of a table")
+    _orientation_arguments(walk)
+
+    check = commands.add_parser(
+        "check", help="list what to fix in a level before shipping it (exit 1 if anything)",
+        description="Report degenerate and duplicate obstacles, overlapping obstacles, gaps "
+                    "narrower than the agent (doorways it cannot pass) and spawn points or "
+                    "scenario ends where it does not fit. Exits with 1 when anything is found.")
+    _level_arguments(check)
+    check.add_argument("--radius", type=_radius, required=True, metavar="R",
+                       help="the agent's radius, >= 0")
+    check.add_argument("--json", action="store_true", help="print the report as JSON")
+    check.add_argument("--limit", type=_limit, default=20, metavar="N",
+                       help="findings listed per kind in the text report (default: "
+                            "%(default)s)")
+    check.add_argument("-o", "--out", metavar="FILE",
+                       help="also draw the level with every finding marked")
+    _orientation_arguments(check)
     return parser
+
+
+def _load(args, **extra):
+    """Read ``args.level`` with :func:`sidestep.io.load` and the command's loader options."""
+    # Imported here so ``sidestep demo`` works even where the readers cannot load.
+    from . import io
+
+    options = dict(args.load)
+    if args.map is not None:
+        options["map"] = args.map
+    options.update(extra)
+    return io.load(args.level, **options)
+
+
+def _y_down(args):
+    """Whether to draw y downwards: as asked, or by the level file's kind."""
+    if args.y_down is not None:
+        return args.y_down
+    return Path(args.level).suffix.lower() in Y_DOWN_SUFFIXES
+
+
+def _progress(label):
+    """A progress bar on stderr (silent unless stderr is a terminal)."""
+    from .commands.progress import Progress
+
+    return Progress(0, label)
+
+
+def _run_demo(args):
+    run_demo(out=args.out, radius=args.radius)
+    return 0
+
+
+def _run_render(args):
+    from .commands.render import render
+
+    level = _load(args)
+    render(level, args.out, radius=args.radius, field=args.field, y_down=_y_down(args))
+    print(f"wrote {args.out}")
+    return 0
+
+
+def _agents(args, level):
+    """Starts and goals (or None) of the agents ``walk`` was asked for."""
+    import numpy as np
+
+    from .commands.walk import free_starts
+
+    if (args.start is None) != (args.to is None):
+        raise ValueError("--start and --to go together: give both for one agent")
+    if args.start is not None:
+        if args.scen or args.agents:
+            raise ValueError("--start/--to walk one agent: leave out --scen and --agents")
+        return np.array([args.start]), np.array([args.to])
+    scenarios = level.scenarios
+    if args.scen is not None:
+        if scenarios is None or not len(scenarios.starts):
+            raise ValueError(f"{args.scen} has no usable scenario rows for {args.level}")
+    elif args.agents is not None or scenarios is None or not len(scenarios.starts):
+        rng = np.random.default_rng(args.seed)
+        count = args.agents or WANDERERS
+        return free_starts(level.world, count, args.radius, rng, level.spawns), None
+    count = min(args.agents or SCENARIO_AGENTS, len(scenarios.starts))
+    rows = np.unique(np.linspace(0, len(scenarios.starts) - 1, count).round().astype(int))
+    return scenarios.starts[rows], scenarios.goals[rows]
+
+
+def _run_walk(args):
+    from .commands.walk import animate_walk, draw_walk, format_table, walk
+    from .commands.pictures import picture_format
+
+    # Check the output paths before walking: a long walk should not end in
+    # "no such directory".
+    if args.out:
+        picture_format(args.out)
+    if args.gif:
+        _check_gif(args.gif)
+    try:
+        level = _load(args, **({"scenarios": args.scen} if args.scen else {}))
+    except TypeError as exc:
+        if args.scen:
+            raise ValueError(f"--scen needs a level whose reader takes scenarios (a Moving AI "
+                             f".map): {exc}") from None
+        raise
+    starts, goals = _agents(args, level)
+    with _progress("walk") as bar:
+        run = walk(level.world, starts, goals=goals, steps=args.steps, speed=args.speed,
+                   radius=args.radius, mode=args.mode, seed=args.seed, progress=bar)
+    y_down = _y_down(args)
+    if args.out:
+        draw_walk(level, run, args.out, y_down=y_down)
+    if args.gif:
+        with _progress("gif") as bar:
+            animate_walk(level, run, args.gif, y_down=y_down, progress=bar)
+    if args.json:
+        print(json.dumps({"level": level.name, "summary": run.summary(),
+                          "agents": run.agents()}))
+    else:
+        print(format_table(run))
+    return 0
+
+
+def _check_gif(path):
+    """``--gif``: a .gif file in an existing folder."""
+    import os
+
+    if Path(path).suffix.lower() != ".gif":
+        raise ValueError(f"--gif writes a GIF: name the file .gif, got {path}")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise FileNotFoundError(f"cannot write {path}: no directory {folder}")
+
+
+def _run_check(args):
+    from .commands.check import check, draw_report
+
+    if args.out:
+        from .commands.pictures import picture_format
+
+        picture_format(args.out)
+    level = _load(args)
+    with _progress("check") as bar:
+        report = check(level, args.radius, progress=bar)
+    if args.out:
+        draw_report(level, report, args.out, y_down=_y_down(args))
+    if args.json:
+        print(json.dumps(report.as_dict()))
+    else:
+        print(report.format(limit=args.limit))
+    return 0 if report.ok else 1
+
+
+_COMMANDS = {"demo": _run_demo, "render": _run_render, "walk": _run_walk, "check": _run_check}
+
+
+def _one_line(exc):
+    """An exception as one line: ``No such file`` errors name the file plainly."""
+    if isinstance(exc, FileNotFoundError) and exc.filename:
+        return f"{exc.filename}: no such file"
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def main(argv=None):
@@ -54,15 +361,20 @@ def main(argv=None):
     Returns
     -------
     int
-        0 on success. Bad input exits through ``SystemExit`` with status 2 and
-        a one-line message on stderr.
+        0 on success; 1 when ``check`` found something. Bad input exits
+        through ``SystemExit`` with status 2 and a one-line message on stderr.
     """
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        run_demo(out=args.out, radius=args.radius)
+        return _COMMANDS[args.command](args)
     except ImportError as exc:
-        parser.error(f"the demo needs matplotlib (pip install \"sidestep[demo]\"): {exc}")
-    except (OSError, ValueError) as exc:
-        parser.error(str(exc))
-    return 0
+        parser.error(f"{args.command} needs matplotlib (pip install \"sidestep[demo]\"): {exc}"
+                     if "matplotlib" in str(exc) or "PIL" in str(exc)
+                     else f"{args.command}: {_one_line(exc)}")
+    except (OSError, ValueError, TypeError) as exc:
+        # LevelError is a ValueError: its message names the file and the place.
+        parser.error(_one_line(exc))
+    except KeyboardInterrupt:
+        sys.stderr.write(f"{parser.prog}: interrupted\n")
+        return 130

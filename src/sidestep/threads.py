@@ -1,7 +1,8 @@
 """Running a batch kernel over row ranges on all cores.
 
 Batch kernels take ``(..., first, stop)`` and release the GIL; this module
-splits the rows into one contiguous range per core and runs them on a shared
+splits the rows into contiguous ranges, a few per core so that a core slowed
+by another process does not hold the others up, and runs them on a shared
 thread pool. Rows are independent, so the result does not depend on the split.
 """
 import os
@@ -9,6 +10,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 #: Below this many rows one thread does all the work (starting threads costs more).
 SERIAL_ROWS = 512
+
+#: Ranges per core: small enough to balance, large enough that each is worth a task.
+RANGES_PER_CORE = 4
 
 _pool = None
 
@@ -27,7 +31,8 @@ def run_rows(kernel, n, *args):
         return
     if _pool is None:
         _pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="sidestep")
-    bounds = [n * k // workers for k in range(workers + 1)]
-    futures = [_pool.submit(kernel, *args, bounds[k], bounds[k + 1]) for k in range(workers)]
+    parts = min(workers * RANGES_PER_CORE, max(1, n // (SERIAL_ROWS // 2)))
+    bounds = [n * k // parts for k in range(parts + 1)]
+    futures = [_pool.submit(kernel, *args, bounds[k], bounds[k + 1]) for k in range(parts)]
     for f in futures:
         f.result()

@@ -223,6 +223,25 @@ class World2D:
         # A grid owns all its outline segments; it has none if nothing is blocked.
         return int(self._store.add("grid", len(edges), items, area, count=1)[0])
 
+    def save(self, path, *, spawns=None, scenarios=None, name=""):
+        """Write this world as a sidestep scene file (JSON); see :func:`sidestep.io.save`.
+
+        ``sidestep.load(path).world`` gives the same obstacles back, ids
+        included (renumbered 0..n-1, in the same order, if some were removed).
+        """
+        from .io import save      # here, not at the top: the core never imports I/O
+        return save(self, path, spawns=spawns, scenarios=scenarios, name=name)
+
+    @property
+    def skin(self):
+        """Gap (world units) ``slide`` keeps between agents and obstacles."""
+        return self._skin
+
+    @property
+    def max_iterations(self):
+        """Collide-and-slide passes per move."""
+        return self._max_iterations
+
     def remove(self, ids):
         """Remove obstacles by id (ids already removed or unknown raise ``KeyError``)."""
         arr = validation.ids(ids, "ids")
@@ -231,6 +250,12 @@ class World2D:
             if i < 0 or i >= known or self._store.alive.data[i] == 0:
                 raise KeyError(f"no obstacle with id {int(i)} in this world")
         self._store.remove(arr)
+
+    def __repr__(self):
+        families = self._store.family.view()[self._store.alive.view() != 0]
+        counts = ", ".join(f"{int(n)} {FAMILIES[f]}{'s' if n != 1 else ''}"
+                           for f, n in zip(*np.unique(families, return_counts=True)))
+        return f"World2D({len(families)} obstacles{': ' + counts if counts else ''})"
 
     def __len__(self):
         return int(self._store.alive.view().sum())

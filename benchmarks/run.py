@@ -1,0 +1,143 @@
+"""sidestep against its peers, measured side by side in one run, and its own scale figures.
+
+Runs the peer benchmark harness of ``../shared/bench`` (W1 forest walk, W2
+crowd step, W4 nearest distance; see its README) with sidestep plugged in
+through ``sidestep_plugin.py``, using the harness's protocol: one fresh process
+per library and round, a pause before each, the order rotated every round.
+Then the scale, memory and start-up figures. Prints one table.
+
+Run (a Python that has the peers: ``pip install -e ".[bench]"``)::
+
+    python benchmarks/run.py [--rounds 5] [--pause 3] [--bench ../shared/bench]
+
+Needs ``../shared/bench``; the peers that are not installed are skipped.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+#: workload script -> (plugin factory, peers to run beside it, the peer the target compares with)
+WORKLOADS = {
+    "w1_forest_walk.py": ("sidestep_plugin:make_w1", ["pymunk-default", "panda3d-pusher",
+                                                      "pure-python-reference"], "pymunk-default"),
+    "w2_crowd_step.py": ("sidestep_plugin:make_w2:resolve", ["pymunk", "python-fcl",
+                                                             "shapely-strtree"], "pymunk"),
+    "w4_nearest.py": ("sidestep_plugin:make_w4", ["shapely-strtree", "pymunk-point-query"],
+                      "shapely-strtree"),
+}
+TARGETS = {"w1_forest_walk.py": 2.0, "w2_crowd_step.py": 20.0, "w4_nearest.py": 10.0}
+
+STARTUP = """
+import time
+t0 = time.perf_counter()
+import sidestep
+world = sidestep.World2D()
+world.add_circles([(0.0, 1.0)], 1.0)
+world.move((0.0, -2.0), (0.0, 3.0), radius=0.25)
+print(time.perf_counter() - t0)
+"""
+
+
+def run_one(python, bench, script, library, plugin):
+    """One fresh process: the plugin (``library == 'sidestep'``) or one built-in peer."""
+    args = [python, script, "--reps", "1"]
+    args += ["--only", "none", "--plugin", plugin] if library == "sidestep" else ["--only", library]
+    env = dict(os.environ, PYTHONPATH=f"{HERE}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
+    done = subprocess.run(args, cwd=bench, env=env, capture_output=True, text=True)
+    for line in done.stdout.splitlines():
+        if line.startswith("{"):
+            return json.loads(line)
+    print(f"  {script} {library}: no result ({done.stderr.strip().splitlines()[-1:]})",
+          file=sys.stderr)
+    return None
+
+
+def installed_peers(python, bench, script):
+    done = subprocess.run([python, script, "--list"], cwd=bench, capture_output=True, text=True)
+    return set(done.stdout.split())
+
+
+def correctness(workload, c):
+    if c is None:
+        return ""
+    if "pen_frames_gt_1e6" in c:
+        return (f"{c['pen_frames_gt_1e6']} penetrating frames (max {c['max_pen_m']:.3g} m); "
+                f"{c['travelled_m']:,.0f} m of {c['desired_m']:,.0f}")
+    if "pen_agents_gt_1e6" in c:
+        return f"{c['pen_agents_gt_1e6']} agents penetrating (max {c['max_pen_m']:.3g} m)"
+    if "false_neg" in c:
+        return f"detection only: {c['false_neg']} missed, {c['false_pos']} false"
+    if "max_abs_err" in c or "max_abs_error_m" in c:
+        err = c.get("max_abs_err", c.get("max_abs_error_m"))
+        return f"max error {err:.2g} m, {c.get('index_mismatches', '?')} index mismatches"
+    return json.dumps(c)[:80]
+
+
+def startup(python):
+    """Seconds to import sidestep and make a first move: (uncached, cached)."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        runs = [float(subprocess.run([python, "-c", STARTUP], env=env, capture_output=True,
+                                     text=True, check=True).stdout) for _ in range(3)]
+    return runs[0], statistics.median(runs[1:])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--pause", type=float, default=3.0)
+    ap.add_argument("--bench", type=Path, default=HERE.parents[1] / "shared" / "bench")
+    ap.add_argument("--python", default=sys.executable)
+    args = ap.parse_args()
+    if not (args.bench / "w1_forest_walk.py").is_file():
+        sys.exit(f"run.py: no peer benchmark at {args.bench} (pass --bench)")
+    jobs = []
+    for script, (plugin, peers, _) in WORKLOADS.items():
+        have = installed_peers(args.python, args.bench, script)
+        jobs.append((script, plugin, ["sidestep"] + [p for p in peers if p in have]))
+    results = {}
+    for r in range(args.rounds):
+        for script, plugin, libraries in jobs:
+            for i in range(len(libraries)):
+                library = libraries[(i + r) % len(libraries)]
+                print(f"round {r + 1}/{args.rounds}: {script} {library}", file=sys.stderr)
+                time.sleep(args.pause)
+                rec = run_one(args.python, args.bench, script, library, plugin)
+                if rec:
+                    results.setdefault((script, library), []).append(rec)
+    print(f"| workload | library | rate: median (min-max), n={args.rounds} | correctness | "
+          f"vs peer |")
+    print("|---|---|---|---|---|")
+    for script, (plugin, peers, key) in WORKLOADS.items():
+        key_rates = [x["median"] for x in results.get((script, key), [])]
+        for library in ["sidestep"] + peers:
+            recs = results.get((script, library))
+            if not recs:
+                continue
+            rates = [x["median"] for x in recs]
+            med = statistics.median(rates)
+            ratio = f"{med / statistics.median(key_rates):.1f}x {key}" \
+                if key_rates and library == "sidestep" else ""
+            target = f" (target {TARGETS[script]:g}x)" if ratio else ""
+            print(f"| {recs[0]['workload']} | {library} | {med:,.0f} {recs[0]['metric']} "
+                  f"({min(rates):,.0f}-{max(rates):,.0f}) | "
+                  f"{correctness(script, recs[-1].get('correctness'))} | {ratio}{target} |")
+    first, cached = startup(args.python)
+    print(f"\nstart-up, import + first move in a fresh process: {first:.2f} s uncached, "
+          f"{cached:.2f} s cached")
+    print("scale (python benchmarks/scale.py):", file=sys.stderr)
+    scale = subprocess.run([args.python, str(HERE / "scale.py"), "--repeats", "3"],
+                           capture_output=True, text=True, check=True)
+    print(scale.stdout)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,508 @@
+"""sidestep's own scene file: a world's obstacles, spawns and scenarios, as JSON.
+
+The format, version 1 (its JSON Schema ships beside this module as
+``scene.schema.json``)::
+
+    {
+     "format": "sidestep-scene",
+     "version": 1,
+     "name": "house",
+     "circles": [
+      {"id": 0, "center": [0.0, 1.0], "radius": 1.0}
+     ],
+     "walls": [
+      {"id": 1, "start": [-5.0, -3.0], "end": [5.0, -3.0], "clearance": 0.5}
+     ],
+     "boxes": [
+      {"id": 2, "min": [3.0, 2.0], "max": [4.0, 3.0]}
+     ],
+     "polygons": [
+      {"id": 3, "vertices": [[-4.0, 2.0], [-3.0, 1.5], [-2.5, 3.0]]}
+     ],
+     "grids": [
+      {"id": 4, "cell_size": 0.5, "origin": [4.0, -2.0], "blocked": [
+       "1000",
+       "0100"
+      ]}
+     ],
+     "spawns": [[0.0, -1.5]],
+     "scenarios": [
+      {"start": [0.0, -1.5], "goal": [3.0, 3.5], "length": 5.2}
+     ]
+    }
+
+- Every family key, ``name``, ``spawns`` and ``scenarios`` may be left out.
+- ``id`` gives the load order: ids must be ``0 .. n-1`` over all obstacles,
+  and ``load`` adds them in that order, so a saved world comes back with the
+  same ids. Leave ``id`` out of every obstacle (hand-written files) and they
+  are added family by family in the order above. :func:`save` writes the
+  world's obstacles in id order; a world whose obstacles were removed has
+  gaps in its ids, and the file numbers them ``0 .. n-1`` in the same order.
+- A wall's ``clearance`` defaults to 0 and a grid's ``origin`` to ``[0, 0]``.
+- A grid's ``blocked`` lists the rows of its look-up table as strings of
+  ``0`` (free) and ``1`` (blocked), one character per cell: string ``r``,
+  character ``c`` is cell ``(r, c)``, which covers
+  ``x in [ox + c*s, ox + (c+1)*s]``, ``y in [oy + r*s, oy + (r+1)*s]``. Row 0
+  (the lowest y) comes first, so with y pointing up the text reads upside down.
+- A scenario's ``length`` (the optimal path length) may be left out.
+- Numbers are written with Python's ``repr``, which reads back as the same
+  float64, so a round trip is exact. NaN and infinities are refused.
+
+A ``.toml`` file with the same keys (``[[circles]]`` tables and so on) is
+read too; :func:`save` writes JSON only.
+"""
+import json
+import math
+import os
+import re
+import tomllib
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from ..level import Level, LevelError, Scenarios
+from ..world import World2D
+from .build import WorldBuilder
+
+#: The value of ``"format"`` that marks a sidestep scene.
+FORMAT = "sidestep-scene"
+#: The scene format version this module writes and reads.
+VERSION = 1
+
+#: File key of each family, in the order obstacles without ids are added.
+FAMILY_KEYS = {"circle": "circles", "wall": "walls", "box": "boxes", "polygon": "polygons",
+               "grid": "grids"}
+_TOP_KEYS = {"format", "version", "name", "spawns", "scenarios", *FAMILY_KEYS.values()}
+#: Per family key: the keys a record must have, and all the keys it may have.
+_RECORD_KEYS = {"circles": ({"center", "radius"}, {"id", "center", "radius"}),
+                "walls": ({"start", "end"}, {"id", "start", "end", "clearance"}),
+                "boxes": ({"min", "max"}, {"id", "min", "max"}),
+                "polygons": ({"vertices"}, {"id", "vertices"}),
+                "grids": ({"blocked", "cell_size"}, {"id", "blocked", "cell_size", "origin"})}
+
+
+def schema():
+    """The JSON Schema (draft 2020-12) of the scene format, as a dict.
+
+    >>> schema()["properties"]["format"]
+    {'const': 'sidestep-scene'}
+    """
+    return json.loads(resources.files(__package__).joinpath("scene.schema.json").read_text())
+
+
+# ====================================================================== save
+def save(world, path, *, spawns=None, scenarios=None, name=""):
+    """Write a world (and optionally spawns and scenarios) as a sidestep scene file.
+
+    Parameters
+    ----------
+    world : World2D or Level
+        The obstacles to write, in id order. A :class:`~sidestep.level.Level`
+        also supplies ``spawns``, ``scenarios`` and ``name`` unless given here.
+    path : str or path
+        A ``.json`` file; written to a temporary file beside it first and
+        then renamed, so a failed save never leaves half a file.
+    spawns : (n, 2) float64, optional
+    scenarios : Scenarios, optional
+    name : str
+
+    Returns
+    -------
+    Path
+        The file written.
+
+    Examples
+    --------
+    >>> import tempfile, sidestep
+    >>> from sidestep.io import load, save
+    >>> world = sidestep.World2D()
+    >>> world.add_circles([(0.1, 0.2)], 0.3).tolist()
+    [0]
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     level = load(save(world, Path(tmp) / "tree.json", name="tree"))
+    >>> level.name, level.world.geometry("circle")["radii"].tolist()
+    ('tree', [0.3])
+    """
+    if isinstance(world, Level):
+        spawns = world.spawns if spawns is None else spawns
+        scenarios = world.scenarios if scenarios is None else scenarios
+        name = name or world.name
+        world = world.world
+    if not isinstance(world, World2D):
+        raise TypeError(f"world must be a World2D or a Level, got {type(world).__name__}")
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a string, got {type(name).__name__}")
+    path = Path(path)
+    if path.suffix.lower() != ".json":
+        raise ValueError(f"path must end in .json (scenes are written as JSON), got {path.name!r}")
+    text = _dumps(scene_data(world, spawns=spawns, scenarios=scenarios, name=name))
+    partial = path.with_name(path.name + ".partial")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
+    return path
+
+
+def scene_data(world, *, spawns=None, scenarios=None, name=""):
+    """The scene of ``world`` as plain Python data (what :func:`save` writes as JSON).
+
+    Obstacles are numbered ``0 .. n-1`` in id order (see the module notes).
+    """
+    records = []                      # (world id, family key, record)
+    for family, key in FAMILY_KEYS.items():
+        g = world.geometry(family)
+        for i, oid in enumerate(g["ids"].tolist()):
+            records.append((oid, key, _record(family, g, i)))
+    records.sort(key=lambda r: r[0])
+    data = {"format": FORMAT, "version": VERSION}
+    if name:
+        data["name"] = name
+    for key in FAMILY_KEYS.values():
+        data[key] = [{"id": rank, **rec} for rank, (_, k, rec) in enumerate(records) if k == key]
+    data = {k: v for k, v in data.items() if v != []}
+    if spawns is not None and len(spawns):
+        data["spawns"] = _finite_points(spawns, "spawns").tolist()
+    if scenarios is not None:
+        data["scenarios"] = _scenario_records(scenarios)
+    return data
+
+
+def _record(family, g, i):
+    if family == "circle":
+        return {"center": g["centers"][i].tolist(), "radius": float(g["radii"][i])}
+    if family == "wall":
+        return {"start": g["starts"][i].tolist(), "end": g["ends"][i].tolist(),
+                "clearance": float(g["clearance"][i])}
+    if family == "box":
+        return {"min": g["mins"][i].tolist(), "max": g["maxs"][i].tolist()}
+    if family == "polygon":
+        return {"vertices": g["vertices"][i].tolist()}
+    table = np.asarray(g["blocked"][i], dtype=np.uint8)
+    # '0' is byte 48: one byte per cell, then cut into rows.
+    text = (table + 48).tobytes().decode("ascii")
+    cols = table.shape[1]
+    return {"cell_size": float(g["cell_size"][i]), "origin": g["origin"][i].tolist(),
+            "blocked": [text[r * cols:(r + 1) * cols] for r in range(table.shape[0])]}
+
+
+def _finite_points(value, name):
+    arr = np.asarray(value, dtype=np.float64)
+    if arr.ndim != 2 or arr.shape[1] != 2:
+        raise ValueError(f"{name} must have shape (n, 2), got {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite")
+    return arr
+
+
+def _scenario_records(scenarios):
+    if not isinstance(scenarios, Scenarios):
+        raise TypeError(f"scenarios must be a Scenarios, got {type(scenarios).__name__}")
+    starts = _finite_points(scenarios.starts, "scenarios.starts")
+    goals = _finite_points(scenarios.goals, "scenarios.goals")
+    lengths = np.asarray(scenarios.lengths, dtype=np.float64).reshape(-1)
+    if len(goals) != len(starts) or len(lengths) not in (0, len(starts)):
+        raise ValueError("scenarios.starts, goals and lengths must have the same length "
+                         f"(lengths may be empty), got {len(starts)}, {len(goals)}, "
+                         f"{len(lengths)}")
+    out = []
+    for i in range(len(starts)):
+        rec = {"start": starts[i].tolist(), "goal": goals[i].tolist()}
+        # NaN means "not given" in Scenarios; JSON has no NaN, so leave it out.
+        if len(lengths) and np.isfinite(lengths[i]):
+            rec["length"] = float(lengths[i])
+        out.append(rec)
+    return out
+
+
+def _dumps(data):
+    """JSON text with one obstacle (and one grid row) per line, for readable diffs."""
+    def leaf(value):
+        return json.dumps(value, allow_nan=False)
+
+    lines = ["{"]
+    items = list(data.items())
+    for n, (key, value) in enumerate(items):
+        end = "," if n < len(items) - 1 else ""
+        if not isinstance(value, list):
+            lines.append(f" {leaf(key)}: {leaf(value)}{end}")
+            continue
+        lines.append(f" {leaf(key)}: [")
+        for m, item in enumerate(value):
+            sep = "," if m < len(value) - 1 else ""
+            if isinstance(item, dict) and "blocked" in item:
+                head = {k: v for k, v in item.items() if k != "blocked"}
+                lines.append("  " + leaf(head)[:-1] + ', "blocked": [')
+                rows = item["blocked"]
+                lines.extend(f"   {leaf(row)}{',' if r < len(rows) - 1 else ''}"
+                             for r, row in enumerate(rows))
+                lines.append(f"  ]}}{sep}")
+            else:
+                lines.append(f"  {leaf(item)}{sep}")
+        lines.append(f" ]{end}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+# ====================================================================== load
+def read_scene(path):
+    """Read a sidestep scene file (``.json``, or ``.toml`` with the same keys).
+
+    Returns
+    -------
+    Level
+        ``Level.name`` is the file's ``name`` or, without one, the file's stem.
+
+    Raises
+    ------
+    LevelError
+        For a file that is not valid JSON/TOML (with line and column) or not
+        a valid scene (with the JSON path of the first bad value, such as
+        ``walls[3].clearance``).
+    """
+    path = Path(path)
+    raw = path.read_bytes()
+    if path.suffix.lower() == ".toml":
+        text = decode_text(raw, path)
+        try:
+            data = tomllib.loads(text)
+        except ValueError as exc:             # TOMLDecodeError, or a 4300-digit integer
+            found = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+            place = f"line {found[1]}, column {found[2]}" if found else None
+            raise LevelError(path, place, f"invalid TOML: {exc}") from None
+    else:
+        data = parse_json(raw, path)
+    return scene_from_data(data, path)
+
+
+def decode_text(raw, path):
+    """``raw`` bytes as UTF-8 text, or a LevelError naming the first bad byte."""
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise LevelError(path, f"byte {exc.start}", "not UTF-8 text") from None
+
+
+def parse_json(raw, path):
+    """JSON data of ``raw`` bytes, or a LevelError with the line and column of the syntax error."""
+    text = decode_text(raw, path)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LevelError(path, f"line {exc.lineno}, column {exc.colno}",
+                         f"invalid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise LevelError(path, None, "invalid JSON: nested too deeply") from None
+    except ValueError as exc:       # an integer of more than 4300 digits, say
+        raise LevelError(path, None, f"invalid JSON: {exc}") from None
+
+
+def is_scene(data):
+    """Whether parsed JSON/TOML ``data`` says it is a sidestep scene."""
+    return isinstance(data, dict) and data.get("format") == FORMAT
+
+
+def scene_from_data(data, path):
+    """A :class:`Level` from parsed scene ``data`` (see :func:`read_scene`)."""
+    doc = _Checker(path)
+    doc.mapping(data, "")
+    if data.get("format") != FORMAT:
+        doc.fail("format", f'must be "{FORMAT}", got {data.get("format")!r}')
+    unknown = sorted(set(data) - _TOP_KEYS)
+    if unknown:
+        doc.fail(unknown[0], f"unknown key; a scene has {', '.join(sorted(_TOP_KEYS))}")
+    version = data.get("version")
+    if version is None:
+        doc.fail("version", "missing key")
+    if isinstance(version, bool) or not isinstance(version, int):
+        doc.fail("version", f"must be an integer, got {version!r}")
+    if version != VERSION:
+        doc.fail("version", f"this sidestep reads scene version {VERSION}, got {version}")
+    name = data.get("name", path.stem)
+    if not isinstance(name, str):
+        doc.fail("name", f"must be a string, got {type(name).__name__}")
+
+    obstacles = []                    # (id or None, WorldBuilder method, arguments, place)
+    for family, key in FAMILY_KEYS.items():
+        records = doc.sequence(data.get(key, []), key)
+        for i, rec in enumerate(records):
+            place = f"{key}[{i}]"
+            obstacles.append((*_obstacle(doc, family, rec, place), place))
+    order = _load_order(doc, obstacles)
+
+    builder = WorldBuilder(path)
+    for n in order:
+        _, method, args, _ = obstacles[n]
+        getattr(builder, method)(*args)
+    spawns = np.zeros((0, 2))
+    if "spawns" in data:
+        pts = doc.sequence(data["spawns"], "spawns")
+        spawns = np.array([doc.point(p, f"spawns[{i}]") for i, p in enumerate(pts)])
+        spawns = spawns.reshape(-1, 2)
+    scenarios = _scenarios(doc, data["scenarios"]) if "scenarios" in data else None
+    return Level(world=builder.world(), spawns=spawns, scenarios=scenarios, name=name,
+                 source=path)
+
+
+def _obstacle(doc, family, rec, place):
+    """``(id or None, WorldBuilder method, its arguments)`` of one obstacle record."""
+    key = FAMILY_KEYS[family]
+    required, allowed = _RECORD_KEYS[key]
+    doc.mapping(rec, place)
+    if not required <= rec.keys():
+        doc.fail(f"{place}.{min(required - rec.keys())}", "missing key")
+    if not rec.keys() <= allowed:
+        doc.fail(f"{place}.{min(rec.keys() - allowed)}",
+                 f"unknown key; {key} records have {', '.join(sorted(allowed))}")
+    oid = doc.integer(rec["id"], place, "id") if "id" in rec else None
+    if family == "circle":
+        return oid, "circles", ([doc.point(rec["center"], place, "center")],
+                                [doc.number(rec["radius"], place, "radius", low=0.0)], [place])
+    if family == "wall":
+        a = doc.point(rec["start"], place, "start")
+        b = doc.point(rec["end"], place, "end")
+        if a == b:
+            doc.fail(place, "start and end are the same point: a wall needs a length "
+                     "(use a circle for a post)")
+        clearance = doc.number(rec.get("clearance", 0.0), place, "clearance", low=0.0)
+        return oid, "walls", ([a], [b], [clearance], [place])
+    if family == "box":
+        lo = doc.point(rec["min"], place, "min")
+        hi = doc.point(rec["max"], place, "max")
+        if not (lo[0] < hi[0] and lo[1] < hi[1]):
+            doc.fail(place, f"min must be below max on both axes, got min={lo} max={hi}")
+        return oid, "boxes", ([lo], [hi], [place])
+    if family == "polygon":
+        pts = doc.sequence(rec["vertices"], f"{place}.vertices")
+        if len(pts) < 3:
+            doc.fail(f"{place}.vertices", f"a polygon needs at least 3 vertices, got {len(pts)}")
+        vertices = [doc.point(p, place, f"vertices[{j}]") for j, p in enumerate(pts)]
+        return oid, "polygon", (np.array(vertices), place)
+    return oid, "grid", (_blocked(doc, rec["blocked"], f"{place}.blocked"),
+                         doc.number(rec["cell_size"], place, "cell_size", low=0.0,
+                                    open_low=True),
+                         doc.point(rec.get("origin", [0.0, 0.0]), place, "origin"), place)
+
+
+def _blocked(doc, rows, place):
+    """The ``(rows, cols)`` bool table of a grid's ``blocked`` strings."""
+    rows = doc.sequence(rows, place)
+    if not rows:
+        doc.fail(place, "a grid needs at least one row")
+    for r, row in enumerate(rows):
+        if not isinstance(row, str):
+            doc.fail(f"{place}[{r}]", f"must be a string of 0 and 1, got {type(row).__name__}")
+        if len(row) != len(rows[0]) or not row:
+            doc.fail(f"{place}[{r}]", f"has {len(row)} cells; every row must have "
+                     f"{len(rows[0])} (row 0), at least 1")
+    cells = np.frombuffer("".join(rows).encode("utf-8"), dtype=np.uint8)
+    bad = (cells != 48) & (cells != 49)                      # b"0", b"1"
+    if bad.any() or len(cells) != len(rows) * len(rows[0]):
+        r = int(np.argmax(bad)) // len(rows[0]) if bad.any() else \
+            next(r for r, row in enumerate(rows) if not row.isascii())
+        doc.fail(f"{place}[{r}]", "must hold only the characters 0 and 1")
+    return (cells == 49).reshape(len(rows), len(rows[0]))
+
+
+def _load_order(doc, obstacles):
+    """Indices into ``obstacles`` in the order to add them (by id, or as listed)."""
+    with_id = [n for n, o in enumerate(obstacles) if o[0] is not None]
+    if not with_id:
+        return list(range(len(obstacles)))
+    if len(with_id) < len(obstacles):
+        missing = next(o for o in obstacles if o[0] is None)
+        doc.fail(f"{missing[3]}.id", "missing key: give every obstacle an id, or none")
+    seen = {}
+    for oid, _, _, place in obstacles:
+        if oid in seen:
+            doc.fail(f"{place}.id", f"id {oid} is also used by {seen[oid]}")
+        if not 0 <= oid < len(obstacles):
+            doc.fail(f"{place}.id", f"ids must be 0 .. {len(obstacles) - 1} (one per "
+                     f"obstacle), got {oid}")
+        seen[oid] = place
+    return sorted(range(len(obstacles)), key=lambda n: obstacles[n][0])
+
+
+def _scenarios(doc, value):
+    records = doc.sequence(value, "scenarios")
+    starts, goals, lengths = [], [], []
+    for i, rec in enumerate(records):
+        place = f"scenarios[{i}]"
+        doc.mapping(rec, place)
+        for k in sorted({"start", "goal"} - set(rec)):
+            doc.fail(f"{place}.{k}", "missing key")
+        for k in sorted(set(rec) - {"start", "goal", "length"}):
+            doc.fail(f"{place}.{k}", "unknown key; scenarios have start, goal, length")
+        starts.append(doc.point(rec["start"], place, "start"))
+        goals.append(doc.point(rec["goal"], place, "goal"))
+        length = rec.get("length")
+        lengths.append(math.nan if length is None else
+                       doc.number(length, place, "length", low=0.0))
+    has_lengths = any(not math.isnan(x) for x in lengths)
+    return Scenarios(np.array(starts, dtype=np.float64).reshape(-1, 2),
+                     np.array(goals, dtype=np.float64).reshape(-1, 2),
+                     np.array(lengths if has_lengths else [], dtype=np.float64))
+
+
+class _Checker:
+    """Type and value checks on parsed scene data; each failure names its JSON path.
+
+    A path is given in parts (``"walls[3]", "clearance"``) and joined only to
+    report a failure, which keeps loading a scene of 100,000 obstacles quick.
+    """
+
+    def __init__(self, path):
+        self.path = path
+
+    def fail(self, place, message):
+        raise LevelError(self.path, place or "top level", message)
+
+    def mapping(self, value, place):
+        if not isinstance(value, dict):
+            self.fail(place, f"must be an object, got {_kind(value)}")
+        return value
+
+    def sequence(self, value, place):
+        if not isinstance(value, list):
+            self.fail(place, f"must be a list, got {_kind(value)}")
+        return value
+
+    def number(self, value, *where, low=None, open_low=False):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            self.fail(_joined(where), f"must be a number, got {_kind(value)}")
+        try:
+            value = float(value)
+        except OverflowError:                 # a JSON integer beyond float64
+            value = math.inf
+        if not math.isfinite(value):
+            self.fail(_joined(where), f"must be finite, got {value}")
+        if low is not None and (value < low or (open_low and value == low)):
+            self.fail(_joined(where), f"must be {'>' if open_low else '>='} {low:g}, "
+                      f"got {value!r}")
+        return value
+
+    def integer(self, value, *where):
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(_joined(where), f"must be an integer, got {_kind(value)}")
+        return value
+
+    def point(self, value, *where):
+        if not isinstance(value, list) or len(value) != 2:
+            self.fail(_joined(where), f"must be a point [x, y], got {_kind(value)}")
+        return [self.number(value[0], *where, "[0]"), self.number(value[1], *where, "[1]")]
+
+
+def _joined(parts):
+    """A JSON path from its parts: ``("walls[3]", "start", "[1]")`` -> ``walls[3].start[1]``."""
+    return "".join(p if i == 0 or p.startswith("[") else "." + p for i, p in enumerate(parts))
+
+
+def _kind(value):
+    """A short description of a parsed value, for error messages."""
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    if value is None:
+        return "null"
+    return f"{type(value).__name__} {value!r}"[:60]
