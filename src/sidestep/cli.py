@@ -55,26 +55,21 @@ def _speed(text):
     return value
 
 
-def _count(text):
-    """``--agents``, ``--steps``: a whole number >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text}")
-    return value
+def _whole(minimum):
+    """An argparse type: a whole number >= ``minimum``."""
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"expected a whole number >= {minimum}, got {text}")
+        return value
+    return parse
 
 
-def _limit(text):
-    """``--limit``: a whole number >= 0 (0 prints the summary line alone)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text}")
-    return value
+_count = _whole(1)   # --agents, --steps
+_limit = _whole(0)   # --limit (0 prints the summary line alone)
 
 
 def _point(text):
@@ -165,7 +160,7 @@ def _parser():
                     "free points), or else the level's own scenarios (or 10 random walkers). "
                     "Prints a table per agent (or JSON), and draws the paths (-o) and an "
                     "animation (--gif). 'contacts' counts frames in which an obstacle changed "
-                    "an agent's move; 'stuck' frames in which it moved under 10%% of its step.")
+                    "an agent's move; 'stuck' frames in which it moved under 10% of its step.")
     _level_arguments(walk)
     walk.add_argument("--start", type=_point, metavar="X,Y",
                       help="one agent's start (write --start=-2,3 when X is negative)")

@@ -7,11 +7,11 @@ measures it (distance travelled, contacts, smallest gap to any surface,
 frames spent overlapping something). ``sidestep demo`` runs it.
 """
 import math
-import os
 
 import numpy as np
 
 from . import scenes
+from .commands.pictures import picture_format
 from .tolerances import PROMISE
 from .world import MODES
 
@@ -216,7 +216,6 @@ def run_demo(out="sidestep-demo.png", radius=0.3):
         If ``out``'s directory does not exist, ``out`` is a directory, or
         writing fails.
     """
-    from matplotlib.backend_bases import FigureCanvasBase
 
     radius = float(radius)
     if not (math.isfinite(radius) and radius >= 0):
@@ -226,15 +225,7 @@ def run_demo(out="sidestep-demo.png", radius=0.3):
     if radius >= room:
         raise ValueError(f"radius {radius} does not fit at the route's start, which has "
                          f"{room:.2f} m of room")
-    out = os.fspath(out)
-    folder = os.path.dirname(os.path.abspath(out))
-    if not os.path.isdir(folder):
-        raise FileNotFoundError(f"cannot write {out}: no directory {folder}")
-    if os.path.isdir(out):
-        raise IsADirectoryError(f"cannot write {out}: it is a directory")
-    kind = os.path.splitext(out)[1][1:].lower() or "png"
-    if kind not in FigureCanvasBase.get_supported_filetypes():
-        raise ValueError(f"cannot write {out}: matplotlib has no '{kind}' format")
+    kind = picture_format(out)
     walks = {mode: walk(world, radius, mode) for mode in MODES}
     rows = [measure(world, mode, *walks[mode], radius) for mode in MODES]
     print(format_table(rows))
