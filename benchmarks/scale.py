@@ -86,6 +86,17 @@ def main():
     if len(rows) > 1:
         print(f"ratio largest/smallest: move() {rows[-1][2] / rows[0][2]:.2f}x, "
               f"move_many {rows[-1][5] / rows[0][5]:.2f}x")
+    # Memory of circles alone: their arrays plus the broadphase, per circle.
+    n = args.sizes[-1]
+    rng = np.random.default_rng(2)
+    k = int(np.ceil(np.sqrt(n)))
+    ij = np.stack(np.meshgrid(np.arange(k), np.arange(k)), -1).reshape(-1, 2)[:n]
+    circles = sidestep.World2D()
+    circles.add_circles((ij + 0.5) * SPACING + rng.uniform(-1, 1, (n, 2)), rng.uniform(0.3, 1.0, n))
+    packed = circles._store.pack().nbytes
+    print(f"memory, {n:,} circles: {packed / n:.0f} bytes per circle as the kernels read them "
+          f"(broadphase included), {circles._store.nbytes() / n:.0f} bytes per circle held in all "
+          "(with the unpacked arrays kept for adding and removing)")
 
 
 if __name__ == "__main__":

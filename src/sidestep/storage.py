@@ -114,6 +114,12 @@ class Store:
             small[ints[_kw.H_S_ALIVE] + ids] = 0
             ints[_kw.H_REMOVED] = 1
 
+    def nbytes(self):
+        """Bytes held: the obstacle arrays (with their spare capacity) and the packed copy."""
+        held = sum(v.data.nbytes for v in vars(self).values() if isinstance(v, _Growable))
+        held += sum(t.nbytes for t in self.grid_tables)
+        return held + (self._packed.nbytes if self._packed is not None else 0)
+
     # --------------------------------------------------------------- packing
     def pack(self):
         """The world as kernels take it: one float64 buffer (see
@@ -133,12 +139,18 @@ class Store:
                 offset += table.size
             self._grid_cells = np.concatenate([t.reshape(-1) for t in self.grid_tables])
             self._grid_shape = np.array(shapes, dtype=np.int64)
+        owner = self.item_owner.view()
+        # Packed items follow the cells they lie in (Morton order), so the
+        # obstacles one query reads sit together in memory.
+        order = _spatial_order(geometry)
+        geometry = geometry[order]
+        owner = owner[order]
         items = _build_index_capsules(geometry, bounds)
         areas = Index(items.origin_x, items.origin_y, items.cell_size, items.nx, items.ny,
                       *fill_index_boxes(items.origin_x, items.origin_y, items.cell_size,
                                         items.nx, items.ny, bounds)) \
             if items.nx > 0 else items
-        return _flatten(geometry, self.item_owner.view(), items, self.area_kind.view(),
+        return _flatten(geometry, owner, items, self.area_kind.view(),
                         self.area_owner.view(), bounds, self.area_ref.view(), areas,
                         self.polygon_vertices.view(), self._grid_cells, self._grid_shape,
                         self.grid_frame.view(), self.alive.view())
@@ -199,6 +211,21 @@ def _flatten(geometry, owner, items, kind, area_owner, bounds, ref, areas, verti
     blob[n_ints:n_ints + len(floats)] = floats
     blob[n_ints + len(floats):].view(np.int32)[:] = small
     return blob
+
+
+def _spatial_order(geometry):
+    """Order of items along a Z (Morton) curve over their midpoints, on a 65536^2 lattice."""
+    if len(geometry) < 2:
+        return np.arange(len(geometry))
+    mid = 0.5 * (geometry[:, 0:2] + geometry[:, 2:4])
+    lo = mid.min(axis=0)
+    span = np.maximum(mid.max(axis=0) - lo, 1e-300)
+    cell = np.minimum((mid - lo) / span * 65535.0, 65535.0).astype(np.uint64)
+    key = np.zeros(len(mid), dtype=np.uint64)
+    for bit in range(16):
+        key |= ((cell[:, 0] >> np.uint64(bit)) & np.uint64(1)) << np.uint64(2 * bit)
+        key |= ((cell[:, 1] >> np.uint64(bit)) & np.uint64(1)) << np.uint64(2 * bit + 1)
+    return np.argsort(key, kind="stable")
 
 
 def _build_index_capsules(geometry, area_bounds):
