@@ -305,7 +305,7 @@ def probe_point(world, px, py, reach, work_ints):
     return bo, best, bnx, bny, bqx, bqy
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def nearest_point(world, px, py, work_ints):
     """Nearest obstacle surface to ``p``, however far: ``(owner, separation, nx, ny, qx, qy)``.
 
