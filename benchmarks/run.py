@@ -75,9 +75,9 @@ def correctness(workload, c):
         return f"{c['pen_agents_gt_1e6']} agents penetrating (max {c['max_pen_m']:.3g} m)"
     if "false_neg" in c:
         return f"detection only: {c['false_neg']} missed, {c['false_pos']} false"
-    if "max_abs_err" in c or "max_abs_error_m" in c:
-        err = c.get("max_abs_err", c.get("max_abs_error_m"))
-        return f"max error {err:.2g} m, {c.get('index_mismatches', '?')} index mismatches"
+    if "max_abs_dist_err" in c:
+        return (f"{c['checked']:,} of {c['queries']:,} checked: max error "
+                f"{c['max_abs_dist_err']:.2g} m, {c['index_mismatch']} index mismatches")
     return json.dumps(c)[:80]
 
 

@@ -3,6 +3,7 @@
 Every check runs before anything is stored, so a rejected call leaves the
 world as it was.
 """
+import math
 import numbers
 
 import numpy as np
@@ -50,6 +51,21 @@ def point(value, name):
         raise ValueError(f"{name} must be a 2D point of shape (2,), got shape {arr.shape}")
     _check_finite(arr, name)
     return arr
+
+
+def xy(value, name):
+    """``value``, one 2D point, as two floats ``(x, y)``.
+
+    Tuples and lists of two plain numbers, the common case in a game loop, take
+    a fast path; anything else goes through :func:`point`.
+    """
+    if type(value) in (tuple, list) and len(value) == 2:
+        x, y = value
+        if type(x) in (float, int) and type(y) in (float, int):
+            if math.isfinite(x) and math.isfinite(y):
+                return float(x), float(y)
+    p = point(value, name)
+    return float(p[0]), float(p[1])
 
 
 def lengths(value, name, n, *, allow_zero=True):

@@ -361,14 +361,14 @@ class World2D:
         -------
         Move
         """
-        p = validation.point(position, "position")
-        d = validation.point(displacement, "displacement")
+        px, py = validation.xy(position, "position")
+        dx, dy = validation.xy(displacement, "displacement")
         r = validation.length(radius, "radius")
         code = _MODE_CODES[validation.choice(mode, "mode", MODES)]
         work = self._work
         work[_moves.W_PARAMS:_moves.W_OUT] = (r, code, *self._tolerances(),
                                                self._max_iterations)
-        x, y = _moves.move_packed(self._store.pack(), work, p[0], p[1], d[0], d[1])
+        x, y = _moves.move_packed(self._store.pack(), work, px, py, dx, dy)
         stop, n, recovered = work[_moves.W_OUT:_moves.W_OUT + 3].astype(int)
         found = contacts_from(work, n)
         return Move(np.array([x, y]), bool(n > 0 or recovered), found, _STOPS[stop],
