@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 SERIAL_ROWS = 512
 
 #: Ranges per core: small enough to balance, large enough that each is worth a task.
-RANGES_PER_CORE = 4
+RANGES_PER_CORE = 1
 
 _pool = None
 
