@@ -70,12 +70,24 @@ def main():
             p = world.move(p, disp[k], radius=radius).position
             path[k] = p
         rates.append(args.frames / (time.perf_counter() - t0))
+    # The per-frame path of a game loop: Agent.step, same kernel, two floats out.
+    steps = disp.tolist()
+    agent_rates = []
+    for _ in range(args.repeats):
+        agent = sidestep.Agent(world, start, radius=radius)
+        t0 = time.perf_counter()
+        for dx, dy in steps:
+            agent.step(dx, dy)
+        agent_rates.append(args.frames / (time.perf_counter() - t0))
+    assert tuple(agent.position) == tuple(path[-1]), "Agent.step and World2D.move disagree"
     gap = world.clearance(path) - radius
     travelled = np.hypot(*np.diff(np.vstack([start, path]), axis=0).T).sum()
     print(f"forest walk: {len(trees)} trees, {len(walls)} walls, agent radius {radius} m, "
           f"{args.frames} frames x {args.repeats} repeats")
     print(f"  World2D.move: {statistics.median(rates):,.0f} frames/s median "
           f"(min {min(rates):,.0f}, max {max(rates):,.0f})")
+    print(f"  Agent.step:   {statistics.median(agent_rates):,.0f} frames/s median "
+          f"(min {min(agent_rates):,.0f}, max {max(agent_rates):,.0f})")
     print(f"  penetrating frames: {int((gap < -1e-9).sum())}; smallest gap {gap.min():.2e} m; "
           f"travelled {travelled:,.0f} m of {0.15 * args.frames:,.0f} m")
 
