@@ -37,6 +37,7 @@ BAD_CALLS = [
     ("move", ((0, 0), (1, 0), NAN), ValueError, "radius"),
     ("move", ((0, 0), (1, 0), 0.1, "teleport"), ValueError, "mode"),
     ("move", ((0, 0, 0), (1, 0)), ValueError, "position"),
+    ("move", ((10**400, 0), (1, 0)), ValueError, "position"),
     ("move_many", ([(0, 0)], [(1, 0), (2, 0)]), ValueError, "same shape"),
     ("move_many", ([(0, 0)], [(1, 0)], [0.1, 0.2]), ValueError, "radius"),
     ("clearance", ([(0, 0, 1)],), ValueError, "points"),

@@ -14,6 +14,9 @@ def _as_float_array(value, name):
         raise TypeError(f"{name} must be numbers, got {type(value).__name__}")
     try:
         arr = np.asarray(value, dtype=np.float64)
+    except OverflowError:
+        raise ValueError(f"{name} must be finite numbers; a value is too large for a float") \
+            from None
     except (TypeError, ValueError) as exc:
         raise TypeError(f"{name} must be numbers: {exc}") from None
     return arr
@@ -61,9 +64,8 @@ def xy(value, name):
     """
     if type(value) in (tuple, list) and len(value) == 2:
         x, y = value
-        if type(x) in (float, int) and type(y) in (float, int):
-            if math.isfinite(x) and math.isfinite(y):
-                return float(x), float(y)
+        if type(x) is float and type(y) is float and math.isfinite(x) and math.isfinite(y):
+            return x, y
     p = point(value, name)
     return float(p[0]), float(p[1])
 
