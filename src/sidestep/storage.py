@@ -61,8 +61,6 @@ class Store:
         self.item_count = _Growable((), np.int64)
         self.area_of = _Growable((), np.int64)
         self._packed = None
-        self._grid_cells = np.zeros(0, dtype=np.uint8)
-        self._grid_shape = np.zeros((0, 3), dtype=np.int64)
 
     # ------------------------------------------------------------------ adding
     def add(self, family, items_per_obstacle, items, area=None, count=None):
@@ -132,13 +130,13 @@ class Store:
     def _build(self):
         geometry = self.item_geometry.view()
         bounds = self.area_bounds.view()
-        if self.grid_tables:
-            shapes, offset = [], 0
-            for table in self.grid_tables:
-                shapes.append((table.shape[0], table.shape[1], offset))
-                offset += table.size
-            self._grid_cells = np.concatenate([t.reshape(-1) for t in self.grid_tables])
-            self._grid_shape = np.array(shapes, dtype=np.int64)
+        # Every grid's table in turn, and (rows, cols, offset) of each.
+        cells = np.concatenate([t.reshape(-1) for t in self.grid_tables]) \
+            if self.grid_tables else np.zeros(0, dtype=np.uint8)
+        sizes = [t.size for t in self.grid_tables]
+        shapes = np.array([(t.shape[0], t.shape[1], off) for t, off in
+                           zip(self.grid_tables, np.cumsum([0] + sizes[:-1]))],
+                          dtype=np.int64).reshape(-1, 3)
         owner = self.item_owner.view()
         # Packed items follow the cells they lie in (Morton order), so the
         # obstacles one query reads sit together in memory.
@@ -152,7 +150,7 @@ class Store:
             if items.nx > 0 else items
         return _flatten(geometry, owner, items, self.area_kind.view(),
                         self.area_owner.view(), bounds, self.area_ref.view(), areas,
-                        self.polygon_vertices.view(), self._grid_cells, self._grid_shape,
+                        self.polygon_vertices.view(), cells, shapes,
                         self.grid_frame.view(), self.alive.view())
 
 

@@ -2,7 +2,9 @@
 
 One module per obstacle family (``circle``, ``segment``, ``box``, ``polygon``,
 ``grid``) holds that family's functions, named ``<query>_<agent>_<family>``.
-``index`` is the uniform-grid broadphase, ``world`` the queries over a whole
-world, ``planes`` the contact-plane solver, and ``moves`` the four movement
-modes (``slide`` is collide-and-slide) and their batch driver.
+``index`` is the uniform-grid broadphase, ``world`` the packed world and the
+queries over it, ``planes`` the contact-plane solver, ``moves`` the four
+movement modes (``slide`` is collide-and-slide) and their batch driver,
+``pairs`` obstacle-to-obstacle distances (for level checks), and ``borrow``
+the reference-count-free array views the hot kernels read through.
 """
