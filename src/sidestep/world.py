@@ -392,11 +392,10 @@ class World2D:
         r = validation.lengths(radius, "radius", len(p))
         code = _MODE_CODES[validation.choice(mode, "mode", MODES)]
         out = np.empty_like(p)
-        stops = np.empty(len(p), dtype=np.int64)
         blob = self._store.pack()
         order = _moves.spatial_order(blob, p) if len(p) >= SERIAL_ROWS else np.arange(len(p))
         run_rows(_moves.move_agents, len(p), blob, p, d, r, order, code,
-                 *self._tolerances(), self._max_iterations, out, stops)
+                 *self._tolerances(), self._max_iterations, out)
         return out
 
     # ============================================================== queries

@@ -14,6 +14,20 @@ HEIGHTS = (4.0, 14.0)
 DPI = 150
 
 
+def writable_path(out):
+    """``out`` as a string, once its folder exists and it is not itself a folder.
+
+    Raises ``FileNotFoundError`` or ``IsADirectoryError`` naming ``out``.
+    """
+    out = os.fspath(out)
+    folder = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(folder):
+        raise FileNotFoundError(f"cannot write {out}: no directory {folder}")
+    if os.path.isdir(out):
+        raise IsADirectoryError(f"cannot write {out}: it is a directory")
+    return out
+
+
 def picture_format(out):
     """Check that a picture can be written at ``out``; return its format from the extension.
 
@@ -41,12 +55,7 @@ def picture_format(out):
     """
     from matplotlib.backend_bases import FigureCanvasBase
 
-    out = os.fspath(out)
-    folder = os.path.dirname(os.path.abspath(out))
-    if not os.path.isdir(folder):
-        raise FileNotFoundError(f"cannot write {out}: no directory {folder}")
-    if os.path.isdir(out):
-        raise IsADirectoryError(f"cannot write {out}: it is a directory")
+    out = writable_path(out)
     kind = os.path.splitext(out)[1][1:].lower() or "png"
     if kind not in FigureCanvasBase.get_supported_filetypes():
         raise ValueError(f"cannot write {out}: matplotlib has no '{kind}' format")

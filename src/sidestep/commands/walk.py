@@ -381,6 +381,20 @@ def _walk_title(name, run):
     return text
 
 
+def _walk_figure(level, run, y_down, *, with_paths):
+    """A figure of ``level`` framed around ``run``, titled: ``(fig, ax, legend handles)``."""
+    from .pictures import level_extent, level_figure
+
+    world = getattr(level, "world", level)
+    extent = level_extent(world, run.radius, [run.positions.reshape(-1, 2)] +
+                          ([run.goals] if run.goals is not None else []))
+    fig, ax = level_figure(extent)
+    handles = _draw_scene(ax, world, run, with_paths=with_paths)
+    ax.set(xlim=extent[:2], ylim=extent[3:1:-1] if y_down else extent[2:])
+    ax.set_title(_walk_title(getattr(level, "name", "") or "level", run), fontsize=10)
+    return fig, ax, handles
+
+
 def draw_walk(level, run, out, *, y_down=False):
     """Save a picture of ``run`` over ``level``'s world at ``out`` (the extension picks the format).
 
@@ -392,17 +406,11 @@ def draw_walk(level, run, out, *, y_down=False):
     y_down : bool
         Draw y growing downwards, as tile maps and Tiled files read.
     """
-    from .pictures import DPI, level_extent, level_figure, picture_format
+    from .pictures import DPI, picture_format
 
     kind = picture_format(out)
-    world = getattr(level, "world", level)
-    extent = level_extent(world, run.radius, [run.positions.reshape(-1, 2)] +
-                          ([run.goals] if run.goals is not None else []))
-    fig, ax = level_figure(extent)
-    handles = _draw_scene(ax, world, run)
-    ax.set(xlim=extent[:2], ylim=extent[3:1:-1] if y_down else extent[2:], xlabel="x",
-           ylabel="y")
-    ax.set_title(_walk_title(getattr(level, "name", "") or "level", run), fontsize=10)
+    fig, ax, handles = _walk_figure(level, run, y_down, with_paths=True)
+    ax.set(xlabel="x", ylabel="y")
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0,
               fontsize=8)
     fig.savefig(out, format=kind, dpi=DPI)
@@ -425,26 +433,16 @@ def animate_walk(level, run, out, *, y_down=False, progress=None):
     progress : callable, optional
         Called as ``progress(frame, frames)`` after each frame drawn.
     """
-    import os
 
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.collections import LineCollection
     from PIL import Image
 
     from .. import plot
-    from .pictures import level_extent, level_figure
+    from .pictures import writable_path
 
-    out = os.fspath(out)
-    folder = os.path.dirname(os.path.abspath(out))
-    if not os.path.isdir(folder):
-        raise FileNotFoundError(f"cannot write {out}: no directory {folder}")
-    world = getattr(level, "world", level)
-    extent = level_extent(world, run.radius, [run.positions.reshape(-1, 2)] +
-                          ([run.goals] if run.goals is not None else []))
-    fig, ax = level_figure(extent)
-    _draw_scene(ax, world, run, with_paths=False)
-    ax.set(xlim=extent[:2], ylim=extent[3:1:-1] if y_down else extent[2:])
-    ax.set_title(_walk_title(getattr(level, "name", "") or "level", run), fontsize=10)
+    out = writable_path(out)
+    fig, ax, _ = _walk_figure(level, run, y_down, with_paths=False)
     colors = plot.agent_colors(run.positions.shape[1])
     trails = ax.add_collection(LineCollection([], colors=colors, linewidths=1.2, zorder=4,
                                               animated=True))

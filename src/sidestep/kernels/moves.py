@@ -464,8 +464,8 @@ def spatial_order(blob, positions):
 
 @njit(cache=True, nogil=True)
 def move_agents(blob, positions, displacements, radii, order, mode, skin, margin, slack,
-                min_motion, max_iterations, out, stops, first, stop):
-    """:func:`move_agent` for the rows ``order[first:stop]``; writes ``out (n, 2)`` and ``stops (n,)``.
+                min_motion, max_iterations, out, first, stop):
+    """:func:`move_agent` for the rows ``order[first:stop]``; writes the ends to ``out (n, 2)``.
 
     The world comes packed; ``order`` is any permutation of the rows (see
     :func:`spatial_order`): each row's result does not depend on it. Releases
@@ -481,13 +481,12 @@ def move_agents(blob, positions, displacements, radii, order, mode, skin, margin
     wi = borrow(wi_buffer)
     for k in range(first, stop):
         a = order[k]
-        x, y, stop_code, n, rec = move_agent(world, positions[a, 0], positions[a, 1],
-                                             displacements[a, 0], displacements[a, 1], radii[a],
-                                             mode, skin, margin, slack, min_motion,
-                                             max_iterations, wf, wi, contacts)
+        x, y, _, _, _ = move_agent(world, positions[a, 0], positions[a, 1],
+                                   displacements[a, 0], displacements[a, 1], radii[a], mode,
+                                   skin, margin, slack, min_motion, max_iterations, wf, wi,
+                                   contacts)
         out[a, 0] = x
         out[a, 1] = y
-        stops[a] = stop_code
     # The borrowed views above must not outlive their buffers: using the
     # buffers here keeps Numba from freeing them before the loop ends.
     wf_buffer[0] = wi_buffer[0] + contacts_buffer[0, 0]
