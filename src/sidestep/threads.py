@@ -1,18 +1,25 @@
-"""Running a batch kernel over row ranges on all cores.
+"""Running a batch kernel over many rows on all cores.
 
-Batch kernels take ``(..., first, stop)`` and release the GIL; this module
-splits the rows into contiguous ranges, a few per core so that a core slowed
-by another process does not hold the others up, and runs them on a shared
-thread pool. Rows are independent, so the result does not depend on the split.
+Batch kernels take ``(..., queue)`` and release the GIL. The calling thread
+and one pooled thread per other core each call the kernel with the same
+:mod:`~sidestep.kernels.row_queue`, and each takes chunks of rows from it
+until none are left, so a core slowed by another process just takes fewer
+chunks. Rows are independent: the result does not depend on who took which.
 """
 import os
 from concurrent.futures import ThreadPoolExecutor
 
+from .kernels.row_queue import row_queue
+
 #: Below this many rows one thread does all the work (starting threads costs more).
 SERIAL_ROWS = 512
 
-#: Ranges per core: small enough to balance, large enough that each is worth a task.
-RANGES_PER_CORE = 1
+#: Chunks per thread: enough that the threads finish together, few enough
+#: that taking one stays negligible.
+CHUNKS_PER_THREAD = 16
+
+#: No chunk is smaller than this many rows.
+MIN_CHUNK = 32
 
 _pool = None
 
@@ -23,16 +30,16 @@ def _workers():
 
 
 def run_rows(kernel, n, *args):
-    """Call ``kernel(*args, first, stop)`` over ``[0, n)`` in per-core ranges."""
+    """Call ``kernel(*args, queue)`` on every core until rows ``[0, n)`` are done."""
     global _pool
     workers = _workers()
     if n < SERIAL_ROWS or workers == 1:
-        kernel(*args, 0, n)
+        kernel(*args, row_queue(0, n, n))
         return
     if _pool is None:
-        _pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="sidestep")
-    parts = min(workers * RANGES_PER_CORE, max(1, n // (SERIAL_ROWS // 2)))
-    bounds = [n * k // parts for k in range(parts + 1)]
-    futures = [_pool.submit(kernel, *args, bounds[k], bounds[k + 1]) for k in range(parts)]
-    for f in futures:
+        _pool = ThreadPoolExecutor(max_workers=workers - 1, thread_name_prefix="sidestep")
+    queue = row_queue(0, n, max(MIN_CHUNK, n // (workers * CHUNKS_PER_THREAD)))
+    helpers = [_pool.submit(kernel, *args, queue) for _ in range(workers - 1)]
+    kernel(*args, queue)
+    for f in helpers:
         f.result()

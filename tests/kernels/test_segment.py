@@ -2,9 +2,11 @@
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sidestep.kernels.segment import (closest_point_segment, separation_point_segment,
-                                      sweep_circle_segment)
+                                      sweep_circle_segment, within_reach_point_segment)
 
 
 def test_closest_point_vertical_wall():
@@ -70,3 +72,42 @@ def test_sweep_zero_displacement_misses():
 def test_sweep_fast_move_does_not_tunnel(speed):
     f, _, _ = sweep_circle_segment(5.0, -1.0, 0.0, speed, 0.1, 0.0, 0.0, 10.0, 0.0)
     assert f == pytest.approx(0.9 / speed)
+
+
+# ---------------------------------------------------------------- reach filter
+def test_within_reach_beside_segment():
+    assert within_reach_point_segment(5.0, 2.0, 0.0, 0.0, 10.0, 0.0, 2.0)
+    assert not within_reach_point_segment(5.0, 2.1, 0.0, 0.0, 10.0, 0.0, 2.0)
+
+
+def test_within_reach_past_either_end_measures_to_the_end():
+    # (13, 4) is 5 from the end (10, 0) although only 4 from the segment's line.
+    assert not within_reach_point_segment(13.0, 4.0, 0.0, 0.0, 10.0, 0.0, 4.5)
+    assert within_reach_point_segment(13.0, 4.0, 0.0, 0.0, 10.0, 0.0, 5.0)
+    assert not within_reach_point_segment(-3.0, 4.0, 0.0, 0.0, 10.0, 0.0, 4.5)
+    assert within_reach_point_segment(-3.0, 4.0, 0.0, 0.0, 10.0, 0.0, 5.0)
+
+
+def test_within_reach_degenerate_segment_is_a_circle():
+    assert within_reach_point_segment(4.0, 4.0, 1.0, 1.0, 1.0, 1.0, 5.0)
+    assert not within_reach_point_segment(4.0, 4.0, 1.0, 1.0, 1.0, 1.0, 4.2)
+
+
+def test_within_reach_far_along_a_long_wall():
+    # Beside a 20 km wall, 1e4 from its start: the squared form cancels
+    # badly there, and must still accept a point right at reach.
+    assert within_reach_point_segment(1.0e4, 0.5, 0.0, 0.0, 2.0e4, 0.0, 0.5)
+    assert not within_reach_point_segment(1.0e4, 0.6, 0.0, 0.0, 2.0e4, 0.0, 0.5)
+
+
+_coord = st.floats(-1e3, 1e3, allow_nan=False)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_coord, _coord, _coord, _coord, _coord, _coord, st.floats(0.0, 50.0))
+def test_within_reach_never_rejects_a_point_in_reach(px, py, ax, ay, bx, by, reach):
+    sep = separation_point_segment(px, py, ax, ay, bx, by, 0.0)[0]
+    if sep <= reach:
+        assert within_reach_point_segment(px, py, ax, ay, bx, by, reach)
+    if sep > reach * (1.0 + 1e-6) + 1e-5 * math.hypot(px - ax, py - ay):
+        assert not within_reach_point_segment(px, py, ax, ay, bx, by, reach)

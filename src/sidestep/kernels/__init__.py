@@ -5,6 +5,8 @@ One module per obstacle family (``circle``, ``segment``, ``box``, ``polygon``,
 ``index`` is the uniform-grid broadphase, ``world`` the packed world and the
 queries over it, ``planes`` the contact-plane solver, ``moves`` the four
 movement modes (``slide`` is collide-and-slide) and their batch driver,
-``pairs`` obstacle-to-obstacle distances (for level checks), and ``borrow``
-the reference-count-free array views the hot kernels read through.
+``pairs`` obstacle-to-obstacle distances (for level checks), ``borrow``
+the reference-count-free array views the hot kernels read through,
+``row_queue`` the shared counter batch threads take rows from, and
+``prefetch`` the memory hints batch moves give a few agents ahead.
 """

@@ -17,10 +17,12 @@ from numba import njit
 from .borrow import borrow
 from .index import cell_coord, clamp, columns_capsule, rows_capsule
 from .planes import solve_planes
+from .prefetch import prefetch
+from .row_queue import next_rows
 from .world import (MAX_PLANES, S_BOUNDS, S_ITEMS, S_NORMALS, S_OWNERS, S_POINTS,
                     S_INSIDE, S_SEPARATIONS, SCRATCH_FLOATS, SCRATCH_INTS, cell_span,
-                    inside_areas, item_owner, item_owner_alive, listed, penetrations,
-                    probe_point, separation_item, sweep_item, unpack_world)
+                    inside_areas, item_owner, item_owner_alive, item_within_reach, listed,
+                    penetrations, probe_point, separation_item, sweep_item, unpack_world)
 
 MODE_SLIDE = 0
 MODE_PUSH = 1
@@ -146,6 +148,8 @@ def _gather(world, px, py, rx, ry, radius, skin, margin, wf, wi):
     # Obstacles farther than the move is long (plus the skin) cannot be hit:
     # their separation alone rules them out, without a sweep.
     length = math.sqrt(rx * rx + ry * ry) + skin
+    # Nothing farther than this from p becomes a plane or can be hit.
+    farthest = radius + max(margin, length)
     j0, j1 = rows_capsule(cells, px, py, px + rx, py + ry, reach)
     for j in range(j0, j1 + 1):
         i0, i1 = columns_capsule(cells, px, py, px + rx, py + ry, reach, j)
@@ -153,7 +157,8 @@ def _gather(world, px, py, rx, ry, radius, skin, margin, wf, wi):
             lo, hi = cell_span(world, cells, j * cells.nx + i)
             for t in range(lo, hi):
                 e = world.small[t]
-                if not item_owner_alive(world, e) or listed(wi, S_ITEMS, n_planes, e):
+                if not item_within_reach(world, e, px, py, farthest) or \
+                        not item_owner_alive(world, e) or listed(wi, S_ITEMS, n_planes, e):
                     continue
                 sep, nx, ny, qx, qy = separation_item(world, e, px, py)
                 sep -= radius
@@ -194,6 +199,8 @@ def _sweep(world, px, py, vx, vy, radius, skin, n_planes, wi):
     hnx = 0.0
     hny = 0.0
     grown = radius + skin
+    # Only obstacles within the motion's length of the grown disc can be hit.
+    farthest = grown + math.sqrt(vx * vx + vy * vy)
     j0, j1 = rows_capsule(cells, px, py, px + vx, py + vy, grown)
     for j in range(j0, j1 + 1):
         i0, i1 = columns_capsule(cells, px, py, px + vx, py + vy, grown, j)
@@ -201,7 +208,8 @@ def _sweep(world, px, py, vx, vy, radius, skin, n_planes, wi):
             lo, hi = cell_span(world, cells, j * cells.nx + i)
             for t in range(lo, hi):
                 e = world.small[t]
-                if not item_owner_alive(world, e):
+                if not item_within_reach(world, e, px, py, farthest) or \
+                        not item_owner_alive(world, e):
                     continue
                 f, fnx, fny = sweep_item(world, e, px, py, vx, vy,
                                          radius + 0.25 * skin
@@ -462,14 +470,84 @@ def spatial_order(blob, positions):
     return order
 
 
+# Prefetching for batch moves (see :mod:`~sidestep.kernels.prefetch`): while
+# agent k moves, the home cell entry of agent k + _AHEAD_CELL, the item list of
+# agent k + _AHEAD_LIST and the item geometry of agent k + _AHEAD_ITEMS are
+# requested, each stage reading what the one before brought in.
+_AHEAD_AGENT = 20
+_AHEAD_CELL = 12
+_AHEAD_LIST = 8
+_AHEAD_ITEMS = 4
+_RING = 16               # home cells remembered between stages (a power of two > _AHEAD_CELL)
+_ITEMS_FETCHED = 4       # items per cell whose geometry is requested
+
+
+@njit(cache=True, inline="always")
+def _request_cells(world, cells, inverse, positions, displacements, radii, order, k, ring):
+    # Stage 1 for row k: the cells around its move (as a box of rows and
+    # columns, remembered in the ring); request their cell entries.
+    b = order[k]
+    x = positions[b, 0]
+    y = positions[b, 1]
+    dx = displacements[b, 0]
+    dy = displacements[b, 1]
+    reach = radii[b]
+    # Multiplying by the inverse cell size may round a border the other way
+    # than the moves' own cell search: harmless, this only guides prefetching.
+    i0 = clamp(int(math.floor((min(x, x + dx) - reach - cells.origin_x) * inverse)), cells.nx)
+    i1 = clamp(int(math.floor((max(x, x + dx) + reach - cells.origin_x) * inverse)), cells.nx)
+    j0 = clamp(int(math.floor((min(y, y + dy) - reach - cells.origin_y) * inverse)), cells.ny)
+    j1 = clamp(int(math.floor((max(y, y + dy) + reach - cells.origin_y) * inverse)), cells.ny)
+    # Few agents' moves span more than two cells each way: the rest is left to the move.
+    i1 = min(i1, i0 + 1)
+    j1 = min(j1, j0 + 1)
+    r = 4 * (k & (_RING - 1))
+    ring[r] = i0
+    ring[r + 1] = i1
+    ring[r + 2] = j0
+    ring[r + 3] = j1
+    for j in range(j0, j1 + 1):
+        prefetch(world.ints, cells.start + j * cells.nx + i0)
+
+
+@njit(cache=True, inline="always")
+def _prefetch_ahead(world, cells, inverse, positions, displacements, radii, order, k, stop,
+                    ring):
+    # The three prefetch stages for the rows ahead of row k (rows before stop).
+    if k + _AHEAD_AGENT < stop:
+        b = order[k + _AHEAD_AGENT]
+        prefetch(positions, 2 * b)
+        prefetch(displacements, 2 * b)
+        prefetch(radii, b)
+    if k + _AHEAD_CELL < stop:
+        _request_cells(world, cells, inverse, positions, displacements, radii, order,
+                       k + _AHEAD_CELL, ring)
+    if k + _AHEAD_LIST < stop:
+        r = 4 * ((k + _AHEAD_LIST) & (_RING - 1))
+        for j in range(ring[r + 2], ring[r + 3] + 1):
+            for i in range(ring[r], ring[r + 1] + 1):
+                lo, _ = cell_span(world, cells, j * cells.nx + i)
+                prefetch(world.small, lo)
+    if k + _AHEAD_ITEMS < stop:
+        r = 4 * ((k + _AHEAD_ITEMS) & (_RING - 1))
+        for j in range(ring[r + 2], ring[r + 3] + 1):
+            for i in range(ring[r], ring[r + 1] + 1):
+                lo, hi = cell_span(world, cells, j * cells.nx + i)
+                for t in range(lo, min(hi, lo + _ITEMS_FETCHED)):
+                    o = world.geometry + 5 * world.small[t]
+                    prefetch(world.floats, o)
+                    prefetch(world.floats, o + 4)
+
+
 @njit(cache=True, nogil=True)
 def move_agents(blob, positions, displacements, radii, order, mode, skin, margin, slack,
-                min_motion, max_iterations, out, first, stop):
-    """:func:`move_agent` for the rows ``order[first:stop]``; writes the ends to ``out (n, 2)``.
+                min_motion, max_iterations, out, queue):
+    """:func:`move_agent` for the rows ``order[k]``, ``k`` taken from ``queue``; ends into ``out (n, 2)``.
 
     The world comes packed; ``order`` is any permutation of the rows (see
-    :func:`spatial_order`): each row's result does not depend on it. Releases
-    the GIL, so threads can run disjoint ranges at once.
+    :func:`spatial_order`): each row's result does not depend on it, nor on
+    which thread took it. ``queue`` is a :mod:`~sidestep.kernels.row_queue`
+    shared by the threads. Releases the GIL, so threads run at once.
     """
     world = unpack_world(blob)
     contacts_buffer = np.empty((1, CONTACT_FIELDS))
@@ -479,14 +557,36 @@ def move_agents(blob, positions, displacements, radii, order, mode, skin, margin
     contacts = borrow(contacts_buffer)
     wf = borrow(wf_buffer)
     wi = borrow(wi_buffer)
-    for k in range(first, stop):
-        a = order[k]
-        x, y, _, _, _ = move_agent(world, positions[a, 0], positions[a, 1],
-                                   displacements[a, 0], displacements[a, 1], radii[a], mode,
-                                   skin, margin, slack, min_motion, max_iterations, wf, wi,
-                                   contacts)
-        out[a, 0] = x
-        out[a, 1] = y
+    # The caller keeps the row arrays alive: borrowed views spare the atomic
+    # reference counting Numba does each time an array is handed on.
+    positions = borrow(positions)
+    displacements = borrow(displacements)
+    radii = borrow(radii)
+    order = borrow(order)
+    out = borrow(out)
+    ring_buffer = np.zeros(4 * _RING, dtype=np.int64)
+    ring = borrow(ring_buffer)
+    cells = world.items
+    inverse = 1.0 / cells.cell_size if cells.nx > 0 else 0.0
+    while True:
+        first, stop = next_rows(queue)
+        if first >= stop:
+            break
+        if cells.nx > 0:
+            for k in range(first, min(first + _AHEAD_CELL, stop)):
+                _request_cells(world, cells, inverse, positions, displacements, radii, order,
+                               k, ring)
+        for k in range(first, stop):
+            if cells.nx > 0:
+                _prefetch_ahead(world, cells, inverse, positions, displacements, radii, order,
+                                k, stop, ring)
+            a = order[k]
+            x, y, _, _, _ = move_agent(world, positions[a, 0], positions[a, 1],
+                                       displacements[a, 0], displacements[a, 1], radii[a],
+                                       mode, skin, margin, slack, min_motion, max_iterations,
+                                       wf, wi, contacts)
+            out[a, 0] = x
+            out[a, 1] = y
     # The borrowed views above must not outlive their buffers: using the
     # buffers here keeps Numba from freeing them before the loop ends.
-    wf_buffer[0] = wi_buffer[0] + contacts_buffer[0, 0]
+    wf_buffer[0] = wi_buffer[0] + contacts_buffer[0, 0] + ring_buffer[0]

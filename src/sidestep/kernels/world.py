@@ -24,7 +24,8 @@ from .box import contains_point_box, depth_point_box
 from .grid import contains_point_grid, depth_point_grid
 from .index import cell_coord, clamp, columns_capsule, lower_bound_outside, rows_capsule
 from .polygon import contains_point_polygon, depth_point_polygon
-from .segment import separation_point_segment, sweep_circle_segment
+from .row_queue import next_rows
+from .segment import separation_point_segment, sweep_circle_segment, within_reach_point_segment
 
 AREA_BOX = 0
 AREA_POLYGON = 1
@@ -159,6 +160,13 @@ def item_geometry(world, e):
     g = world.floats
     o = world.geometry + 5 * e
     return g[o], g[o + 1], g[o + 2], g[o + 3], g[o + 4]
+
+
+@njit(cache=True, inline="always")
+def item_within_reach(world, e, px, py, reach):
+    """Whether ``p`` may lie within ``reach`` of item ``e``'s surface (conservative filter)."""
+    ax, ay, bx, by, t = item_geometry(world, e)
+    return within_reach_point_segment(px, py, ax, ay, bx, by, reach + t)
 
 
 @njit(cache=True)
@@ -560,43 +568,54 @@ def penetrations(world, px, py, radius, reach, work_floats, work_ints):
 
 
 @njit(cache=True, nogil=True)
-def nearest_points(blob, points, owner, separation, normal, surface, first, stop):
-    """:func:`nearest_point` for rows ``first:stop`` of ``points (n, 2)``, into the outputs.
+def nearest_points(blob, points, owner, separation, normal, surface, queue):
+    """:func:`nearest_point` for the rows of ``points (n, 2)`` taken from ``queue``.
 
-    The world comes packed (:func:`unpack_world`).
+    The world comes packed (:func:`unpack_world`); ``queue`` is a
+    :mod:`~sidestep.kernels.row_queue` shared by the threads.
     """
     world = unpack_world(blob)
     work = np.empty(SCRATCH_INTS, dtype=np.int64)
-    for p in range(first, stop):
-        o, sep, nx, ny, qx, qy = nearest_point(world, points[p, 0], points[p, 1], work)
-        owner[p] = o
-        separation[p] = sep
-        normal[p, 0] = nx
-        normal[p, 1] = ny
-        surface[p, 0] = qx
-        surface[p, 1] = qy
+    while True:
+        first, stop = next_rows(queue)
+        if first >= stop:
+            break
+        for p in range(first, stop):
+            o, sep, nx, ny, qx, qy = nearest_point(world, points[p, 0], points[p, 1], work)
+            owner[p] = o
+            separation[p] = sep
+            normal[p, 0] = nx
+            normal[p, 1] = ny
+            surface[p, 0] = qx
+            surface[p, 1] = qy
 
 
 @njit(cache=True, nogil=True)
 def raycast_points(blob, origins, directions, max_distance, owner, distance, normal, point,
-                   first, stop):
-    """:func:`raycast_point` for rays ``first:stop`` (unit ``directions``), into the outputs.
+                   queue):
+    """:func:`raycast_point` for the rays taken from ``queue`` (unit ``directions``).
 
     ``point`` gets the hit point ``origin + distance * direction`` (NaN on a miss).
-    The world comes packed (:func:`unpack_world`).
+    The world comes packed (:func:`unpack_world`); ``queue`` is a
+    :mod:`~sidestep.kernels.row_queue` shared by the threads.
     """
     world = unpack_world(blob)
     work = np.empty(SCRATCH_INTS, dtype=np.int64)
-    for r in range(first, stop):
-        o, d, nx, ny = raycast_point(world, origins[r, 0], origins[r, 1], directions[r, 0],
-                                     directions[r, 1], max_distance[r], work)
-        owner[r] = o
-        distance[r] = d
-        normal[r, 0] = nx
-        normal[r, 1] = ny
-        if o >= 0:
-            point[r, 0] = origins[r, 0] + d * directions[r, 0]
-            point[r, 1] = origins[r, 1] + d * directions[r, 1]
-        else:
-            point[r, 0] = math.nan
-            point[r, 1] = math.nan
+    while True:
+        first, stop = next_rows(queue)
+        if first >= stop:
+            break
+        for r in range(first, stop):
+            o, d, nx, ny = raycast_point(world, origins[r, 0], origins[r, 1],
+                                         directions[r, 0], directions[r, 1], max_distance[r],
+                                         work)
+            owner[r] = o
+            distance[r] = d
+            normal[r, 0] = nx
+            normal[r, 1] = ny
+            if o >= 0:
+                point[r, 0] = origins[r, 0] + d * directions[r, 0]
+                point[r, 1] = origins[r, 1] + d * directions[r, 1]
+            else:
+                point[r, 0] = math.nan
+                point[r, 1] = math.nan

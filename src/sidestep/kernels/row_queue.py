@@ -1,0 +1,48 @@
+"""A shared queue of rows that several threads take chunks from.
+
+Batch kernels (``move_agents``, ``nearest_points``, ``raycast_points``) run on
+every core at once. Splitting the rows into one fixed range per thread leaves
+the others idle while the slowest finishes (a core shared with another
+process can run at half speed); instead each thread repeatedly takes the next
+``chunk`` rows from a counter it increments atomically, so a fast thread
+simply takes more chunks. Rows are independent: the result does not depend
+on which thread moved which row.
+
+A queue is an int64 array ``[next, stop, chunk]`` (see :func:`row_queue`).
+"""
+import numpy as np
+from numba import njit
+from numba.core import cgutils, types
+from numba.extending import intrinsic
+
+Q_NEXT, Q_STOP, Q_CHUNK = 0, 1, 2
+
+
+def row_queue(first, stop, chunk):
+    """A queue handing out rows ``[first, stop)`` in chunks of ``chunk`` (>= 1)."""
+    return np.array([first, stop, max(1, chunk)], dtype=np.int64)
+
+
+@intrinsic
+def _fetch_add(typingctx, array, index, value):
+    # Atomically add ``value`` to ``array[index]`` (int64) and return the old value.
+    if not (isinstance(array, types.Array) and array.dtype == types.int64
+            and isinstance(index, types.Integer) and isinstance(value, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        arr_type = signature.args[0]
+        arr = context.make_array(arr_type)(context, builder, args[0])
+        i = context.cast(builder, args[1], signature.args[1], types.intp)
+        v = context.cast(builder, args[2], signature.args[2], types.int64)
+        ptr = cgutils.get_item_pointer(context, builder, arr_type, arr, [i])
+        return builder.atomic_rmw("add", ptr, v, "monotonic")
+
+    return types.int64(array, index, value), codegen
+
+
+@njit(cache=True, inline="always")
+def next_rows(queue):
+    """Take the next chunk: ``(first, stop)`` rows, empty (``first >= stop``) when done."""
+    first = _fetch_add(queue, Q_NEXT, queue[Q_CHUNK])
+    return first, min(first + queue[Q_CHUNK], queue[Q_STOP])
