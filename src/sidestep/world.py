@@ -7,7 +7,7 @@ arrays, calls one kernel per query and wraps the answer in a small record.
 import numpy as np
 
 from . import tolerances, validation
-from .threads import SERIAL_ROWS, run_rows
+from .threads import run_rows
 from .kernels import moves as _moves
 from .kernels.polygon import first_crossing_polygon, signed_area_polygon
 from .kernels.grid import boundary_edges_grid
@@ -393,8 +393,7 @@ class World2D:
         code = _MODE_CODES[validation.choice(mode, "mode", MODES)]
         out = np.empty_like(p)
         blob = self._store.pack()
-        order = _moves.spatial_order(blob, p) if len(p) >= SERIAL_ROWS else np.arange(len(p))
-        run_rows(_moves.move_agents, len(p), blob, p, d, r, order, code,
+        run_rows(_moves.move_agents, len(p), blob, p, d, r, code,
                  *self._tolerances(), self._max_iterations, out)
         return out
 

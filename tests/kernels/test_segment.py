@@ -103,11 +103,14 @@ def test_within_reach_far_along_a_long_wall():
 _coord = st.floats(-1e3, 1e3, allow_nan=False)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(_coord, _coord, _coord, _coord, _coord, _coord, st.floats(0.0, 50.0))
-def test_within_reach_never_rejects_a_point_in_reach(px, py, ax, ay, bx, by, reach):
+def test_within_reach_agrees_with_the_exact_separation(px, py, ax, ay, bx, by, reach):
     sep = separation_point_segment(px, py, ax, ay, bx, by, 0.0)[0]
-    if sep <= reach:
+    size = math.hypot(px - ax, py - ay) + math.hypot(bx - ax, by - ay)
+    # Within reach (beyond the exact separation's own rounding): never rejected.
+    if sep <= reach - 1e-12 * (size + max(map(abs, (px, py, ax, ay, bx, by)))):
         assert within_reach_point_segment(px, py, ax, ay, bx, by, reach)
-    if sep > reach * (1.0 + 1e-6) + 1e-5 * math.hypot(px - ax, py - ay):
+    # Clearly beyond: rejected.
+    if sep > reach * (1.0 + 1e-6) + 1e-5 * size:
         assert not within_reach_point_segment(px, py, ax, ay, bx, by, reach)

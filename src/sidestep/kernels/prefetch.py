@@ -8,7 +8,7 @@ fetch them while the current agent is being moved (software prefetching; it
 never changes a result, only when memory arrives).
 """
 from llvmlite import ir
-from numba.core import cgutils, types
+from numba.core import types
 from numba.extending import intrinsic
 
 

@@ -31,10 +31,9 @@ def closest_point_segment(px, py, ax, ay, bx, by):
     return ax + f * ex, ay + f * ey
 
 
-#: Room the reach filter leaves for rounding, relative to the squared reach
-#: and to the squared distance from the segment's start (where the squared
-#: form cancels): far more than the few ulps either can be off, so it never
-#: rejects a segment that the exact separation would accept.
+#: Room the reach filter leaves for rounding: relative to the squared reach,
+#: and to the squared sizes of the segment and of ``p - a`` (where the squared
+#: form cancels, and where the exact separation's own closest point rounds).
 _REACH_ROOM = 1e-9
 _CANCEL_ROOM = 1e-12
 
@@ -44,28 +43,27 @@ def within_reach_point_segment(px, py, ax, ay, bx, by, reach):
     """Whether ``p`` may lie within ``reach`` of segment ``ab`` (a cheap, conservative filter).
 
     Squared distances only (no square root, no division), so a query can
-    drop far segments before computing their exact separation. It never
-    answers False for a point within ``reach``; it may answer True for one a
-    hair beyond (by about ``1e-6`` of its distance from ``a``).
+    drop far segments before computing their exact separation. A point
+    within ``reach`` is never rejected (short of rounding in the last few
+    digits of the coordinates); one a hair beyond may be accepted (by about
+    ``1e-6`` of the sizes of ``ab`` and ``p - a``).
     """
     wx = px - ax
     wy = py - ay
     ex = bx - ax
     ey = by - ay
     ww = wx * wx + wy * wy
-    rr = reach * reach * (1.0 + _REACH_ROOM)
+    ll = ex * ex + ey * ey
+    rr = reach * reach * (1.0 + _REACH_ROOM) + _CANCEL_ROOM * (ww + ll)
     dot = wx * ex + wy * ey
     if dot <= 0.0:
         return ww <= rr
-    ll = ex * ex + ey * ey
     if dot >= ll:
         vx = px - bx
         vy = py - by
         return vx * vx + vy * vy <= rr
-    # Beside the segment: squared distance times ll = ww * ll - dot^2; the
-    # subtraction cancels when p is far along a long segment, so allow for
-    # rounding of ww * ll's size.
-    return ww * ll - dot * dot <= (rr + _CANCEL_ROOM * ww) * ll
+    # Beside the segment: squared distance times ll = ww * ll - dot^2.
+    return ww * ll - dot * dot <= rr * ll
 
 
 @njit(cache=True)

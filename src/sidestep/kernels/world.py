@@ -575,7 +575,8 @@ def nearest_points(blob, points, owner, separation, normal, surface, queue):
     :mod:`~sidestep.kernels.row_queue` shared by the threads.
     """
     world = unpack_world(blob)
-    work = np.empty(SCRATCH_INTS, dtype=np.int64)
+    work_buffer = np.empty(SCRATCH_INTS, dtype=np.int64)
+    work = borrow(work_buffer)   # no reference counting per point (kept alive below)
     while True:
         first, stop = next_rows(queue)
         if first >= stop:
@@ -588,6 +589,7 @@ def nearest_points(blob, points, owner, separation, normal, surface, queue):
             normal[p, 1] = ny
             surface[p, 0] = qx
             surface[p, 1] = qy
+    work_buffer[0] = 0
 
 
 @njit(cache=True, nogil=True)
@@ -600,7 +602,8 @@ def raycast_points(blob, origins, directions, max_distance, owner, distance, nor
     :mod:`~sidestep.kernels.row_queue` shared by the threads.
     """
     world = unpack_world(blob)
-    work = np.empty(SCRATCH_INTS, dtype=np.int64)
+    work_buffer = np.empty(SCRATCH_INTS, dtype=np.int64)
+    work = borrow(work_buffer)   # no reference counting per ray (kept alive below)
     while True:
         first, stop = next_rows(queue)
         if first >= stop:
@@ -619,3 +622,4 @@ def raycast_points(blob, origins, directions, max_distance, owner, distance, nor
             else:
                 point[r, 0] = math.nan
                 point[r, 1] = math.nan
+    work_buffer[0] = 0
