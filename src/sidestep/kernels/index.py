@@ -69,9 +69,12 @@ def columns_capsule(index, ax, ay, bx, by, radius, j):
     dy = by - ay
     f0 = 0.0
     f1 = 1.0
-    if dy == 0.0:
-        if ay < y_lo or ay > y_hi:
-            return 1, 0
+    if min(ay, by) >= y_lo and max(ay, by) <= y_hi:
+        # Wholly inside the band (most short moves): nothing to clip, and the
+        # divisions below would give exactly 0 and 1 (rounding is monotonic).
+        pass
+    elif dy == 0.0:
+        return 1, 0
     else:
         # Solve ay + fraction * dy = y_lo (and y_hi) for fraction.
         g0 = (y_lo - ay) / dy
