@@ -436,14 +436,15 @@ def move_packed(blob, work, px, py, dx, dy):
 
 
 # Prefetching for batch moves (see :mod:`~sidestep.kernels.prefetch`): while
-# agent k moves, the cell entries of agent k + _AHEAD_CELL, the item lists of agent k + _AHEAD_LIST and the item
-# geometry of agent k + _AHEAD_ITEMS are requested, each stage reading what
-# the one before brought in. With this, agents in any order run as fast as
-# agents sorted by cell (measured on the W2 crowd), so rows are taken as given.
+# agent k moves, the cell entries of agent k + _AHEAD_CELL, the item lists of
+# agent k + _AHEAD_LIST and the item geometry of agent k + _AHEAD_ITEMS are
+# requested, each stage reading what the one before brought in. With this,
+# agents in any order run as fast as agents sorted by cell (measured on the
+# W2 crowd), so rows are taken as given.
 _AHEAD_CELL = 12
 _AHEAD_LIST = 8
 _AHEAD_ITEMS = 4
-_RING = 16               # home cells remembered between stages (a power of two > _AHEAD_CELL)
+_RING = 16               # cell boxes remembered between stages (a power of two > _AHEAD_CELL)
 _ITEMS_FETCHED = 4       # items per cell whose geometry is requested
 
 
