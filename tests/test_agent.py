@@ -24,6 +24,16 @@ def test_steps_equal_world_moves(mode):
             assert world.clearance(p) >= 0.3 - PROMISE
 
 
+def test_steps_take_any_real_numbers():
+    # Python ints, NumPy scalars: the same move as the floats they stand for.
+    world = sidestep.World2D()
+    world.add_walls([(-5.0, 0.0)], [(5.0, 0.0)])
+    a = sidestep.Agent(world, (0.0, 1.0), radius=0.5)
+    b = sidestep.Agent(world, (0.0, 1.0), radius=0.5)
+    for dx, dy in [(1, -2), (np.float32(0.5), np.int64(1)), (True, 0)]:
+        assert a.step(dx, dy) == b.step(float(dx), float(dy))
+
+
 def test_sees_obstacles_added_and_removed_after_it_was_made():
     world = sidestep.World2D()
     agent = sidestep.Agent(world, (0.0, 0.0), radius=0.5)
@@ -42,6 +52,8 @@ def test_position_can_be_set_and_bad_steps_are_refused():
         agent.step(float("nan"), 0.0)
     with pytest.raises(TypeError, match="two numbers"):
         agent.step("left", 0.0)
+    with pytest.raises(ValueError, match="displacement.*too large"):
+        agent.step(10 ** 400, 0.0)
     with pytest.raises(ValueError, match="radius"):
         sidestep.Agent(world, (0.0, 0.0), radius=-1.0)
     with pytest.raises(ValueError, match="mode"):
