@@ -8,34 +8,8 @@ buffers and returns two floats, about ten times cheaper per call.
 import math
 
 import numpy as np
-from numba import typeof, types
-
 from . import validation
 from .kernels import moves as _moves
-
-_ENTRY = None
-
-
-def _step_kernel():
-    """The compiled ``move_packed`` for Agent's argument types, called without the dispatcher.
-
-    Numba's dispatcher works out the types of every argument on every call
-    (a quarter of a step's cost); an Agent always passes the same types (two
-    float64 arrays it made itself and four floats), so it calls the compiled
-    function for those types directly. Falls back to the dispatcher if this
-    Numba keeps its compiled functions elsewhere.
-    """
-    global _ENTRY
-    if _ENTRY is None:
-        buffer = typeof(np.zeros(1))
-        signature = (buffer, buffer) + (types.float64,) * 4
-        try:
-            _moves.move_packed.compile(signature)
-            _ENTRY = _moves.move_packed.overloads[signature].entry_point
-        except (AttributeError, KeyError, TypeError):
-            _ENTRY = _moves.move_packed
-    return _ENTRY
-
 
 class Agent:
     """A disc (radius 0: a point camera) that moves through a :class:`~sidestep.World2D`.
@@ -88,8 +62,8 @@ class Agent:
         except OverflowError:
             raise ValueError("displacement must be finite numbers; a value is too large "
                              "for a float") from None
-        x, y = _step_kernel()(self._store.pack(), self._work, self._x, self._y,
-                              float(dx), float(dy))
+        x, y = _moves.move_packed_direct()(self._store.pack(), self._work, self._x, self._y,
+                                           float(dx), float(dy))
         self._x = x
         self._y = y
         return x, y

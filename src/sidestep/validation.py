@@ -92,7 +92,7 @@ def length(value, name, *, allow_zero=True, allow_inf=False):
         if not (isinstance(value, np.ndarray) and value.shape == ()):
             raise TypeError(f"{name} must be a number, got {type(value).__name__}")
     v = float(value)
-    if np.isnan(v) or (np.isinf(v) and not allow_inf):
+    if math.isnan(v) or (math.isinf(v) and not allow_inf):
         raise ValueError(f"{name} must be finite, got {v}")
     if v < 0.0 or (v == 0.0 and not allow_zero):
         raise ValueError(f"{name} must be {'non-negative' if allow_zero else 'positive'}, got {v}")

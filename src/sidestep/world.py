@@ -26,6 +26,8 @@ _STOPS = {_moves.STOP_DONE: "done", _moves.STOP_SLID: "slid", _moves.STOP_BLOCKE
 
 def contacts_from(work, n):
     """The first ``n`` contact rows of a move's work buffer, as :class:`Contact` records."""
+    if n == 0:
+        return ()
     rows = work[_moves.W_CONTACTS:_moves.W_PARAMS].reshape(-1, _moves.CONTACT_FIELDS)
     return tuple(Contact(int(c[0]), c[1:3].copy(), c[3:5].copy(), float(c[5])) for c in rows[:n])
 
@@ -368,11 +370,11 @@ class World2D:
         work = self._work
         work[_moves.W_PARAMS:_moves.W_OUT] = (r, code, *self._tolerances(),
                                                self._max_iterations)
-        x, y = _moves.move_packed(self._store.pack(), work, px, py, dx, dy)
-        stop, n, recovered = work[_moves.W_OUT:_moves.W_OUT + 3].astype(int)
+        x, y = _moves.move_packed_direct()(self._store.pack(), work, px, py, dx, dy)
+        stop, n, recovered = (int(v) for v in work[_moves.W_OUT:_moves.W_OUT + 3].tolist())
         found = contacts_from(work, n)
-        return Move(np.array([x, y]), bool(n > 0 or recovered), found, _STOPS[stop],
-                    bool(recovered))
+        return Move(np.array([x, y]), n > 0 or recovered > 0, found, _STOPS[stop],
+                    recovered > 0)
 
     def move_many(self, positions, displacements, radius=0.0, mode="slide"):
         """Move many agents at once, in parallel; each exactly as :meth:`move` would.

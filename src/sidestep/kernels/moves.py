@@ -12,7 +12,7 @@ results are equal.
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, typeof, types
 
 from .borrow import borrow
 from .index import clamp, columns_capsule, rows_capsule
@@ -433,6 +433,31 @@ def move_packed(blob, work, px, py, dx, dy):
     w[W_OUT + O_CONTACTS] = n
     w[W_OUT + O_RECOVERED] = 1.0 if recovered else 0.0
     return x, y
+
+
+_DIRECT = None
+
+
+def move_packed_direct():
+    """:func:`move_packed` compiled for its one set of argument types, called without the dispatcher.
+
+    Numba's dispatcher works out the type of every argument on every call (a
+    quarter of a per-frame step's cost); the Python API always passes the
+    same types (the world's float64 buffer, a float64 work buffer, four
+    Python floats), so it calls the compiled function for those types
+    directly. Callers must pass exactly those types. Falls back to the
+    dispatcher if this Numba keeps its compiled functions elsewhere.
+    """
+    global _DIRECT
+    if _DIRECT is None:
+        buffer = typeof(np.zeros(1))
+        signature = (buffer, buffer) + (types.float64,) * 4
+        try:
+            move_packed.compile(signature)
+            _DIRECT = move_packed.overloads[signature].entry_point
+        except (AttributeError, KeyError, TypeError):
+            _DIRECT = move_packed
+    return _DIRECT
 
 
 # Prefetching for batch moves (see :mod:`~sidestep.kernels.prefetch`): while
