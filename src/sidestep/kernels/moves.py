@@ -184,6 +184,12 @@ def _gather(world, px, py, rx, ry, radius, skin, margin, wf, wi):
     return n_planes, worst, worst_row, fraction, hit, hnx, hny
 
 
+@njit(cache=True)
+def _gather_again(world, px, py, rx, ry, radius, skin, margin, wf, wi):
+    # _gather as a call, for the rare pass after a recovery (one inlined copy is enough).
+    return _gather(world, px, py, rx, ry, radius, skin, margin, wf, wi)
+
+
 @njit(cache=True, inline="always")
 def _sweep(world, px, py, vx, vy, radius, skin, n_planes, wi):
     """First contact of the disc moving by ``v``: ``(fraction, hit item, nx, ny)``.
@@ -281,7 +287,7 @@ def slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
             recovered = True
             if not ok:
                 return px, py, STOP_STUCK, n_contacts, recovered
-            n_planes, worst, row, fraction, hit, hnx, hny = _gather(
+            n_planes, worst, row, fraction, hit, hnx, hny = _gather_again(
                 world, px, py, rem_x, rem_y, radius, skin, margin, wf, wi)
         if rem_len <= min_motion:
             stop = STOP_DONE
