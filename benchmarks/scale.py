@@ -96,8 +96,8 @@ def main():
     if len(rows) > 1:
         print(f"ratio largest/smallest: move() {rows[-1][2] / rows[0][2]:.2f}x, Agent.step "
               f"{rows[-1][5] / rows[0][5]:.2f}x, move_many {rows[-1][6] / rows[0][6]:.2f}x "
-              "(the crowd's agents are scattered over the whole level: at 1M obstacles "
-              "each one reads memory no cache holds)")
+              "(the crowd is scattered over the whole level, so at the largest size its "
+              "agents read memory no cache holds)")
     # Memory of circles alone: their arrays plus the broadphase, per circle.
     n = args.sizes[-1]
     rng = np.random.default_rng(2)
