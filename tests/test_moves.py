@@ -128,6 +128,47 @@ def test_start_wedged_between_overlapping_circles_escapes():
     assert m.recovered and world.clearance(m.position) >= 0.3 - PROMISE
 
 
+@pytest.mark.parametrize("radius", [0.0, 0.3])
+def test_glides_past_a_corner_in_line_with_the_wall(radius):
+    # Slide up the left side of a box, then on past its top corner: the corner
+    # lies a skin away, in line with the wall, and must not turn the move.
+    world = sidestep.World2D()
+    world.add_boxes([(0.0, 0.0)], [(1.0, 1.0)])
+    m = world.move((-radius - 0.1, 0.2), (0.2, 0.3), radius=radius)
+    assert m.stop == "slid" and -radius - SKIN <= m.position[0] < -radius
+    up = world.move(m.position, (0.0, 2.0), radius=radius)
+    assert up.position[0] == pytest.approx(m.position[0], abs=SKIN)
+    assert up.position[1] == pytest.approx(m.position[1] + 2.0, abs=SKIN)
+
+
+def test_wedged_between_two_circles_escapes_sideways_to_the_nearest_spot():
+    # On the line of centres both push-outs cancel; the nearest free spot is
+    # straight up or down, where the disc just clears both circles.
+    world = sidestep.World2D()
+    world.add_circles([(0.0, 0.0), (1.0, 0.0)], 0.6)
+    m = world.move((0.5, 0.0), (0.0, 0.0), radius=0.3)
+    assert m.recovered and world.clearance(m.position) >= 0.3 - PROMISE
+    assert m.position[0] == pytest.approx(0.5, abs=1e-9)
+    assert abs(m.position[1]) == pytest.approx(math.sqrt(0.9 ** 2 - 0.5 ** 2), abs=1e-5)
+
+
+def test_wedged_recovery_lands_near_the_nearest_free_spot():
+    world = sidestep.World2D()
+    world.add_circles([(0.0, 0.0), (1.1, 0.0), (0.55, 0.9), (0.55, -0.9)], 0.65)
+    start = np.array([0.55, 0.0])
+    m = world.move(start, (0.0, 0.0), radius=0.25)
+    assert m.recovered and world.clearance(m.position) >= 0.25 - PROMISE
+    # The nearest free spot, by brute force on a fine polar grid.
+    radii = np.arange(0.0, 2.0, 1e-3)
+    angles = np.linspace(0.0, 2.0 * np.pi, 720, endpoint=False)
+    rr, aa = np.meshgrid(radii, angles, indexing="ij")
+    spots = start + np.stack([rr * np.cos(aa), rr * np.sin(aa)], axis=-1).reshape(-1, 2)
+    free = (world.clearance(spots) >= 0.25).reshape(rr.shape).any(axis=1)
+    nearest = radii[np.argmax(free)]
+    # 32 headings find a spot a few per cent farther at most.
+    assert 0.98 * nearest - 1e-3 <= np.hypot(*(m.position - start)) <= 1.05 * nearest + 1e-3
+
+
 def test_fast_ball_does_not_pass_the_bat():
     # The radial article's comment: bat radius 1 at x = 0, ball radius 0.5 at
     # x = -2 moving 5 units per frame.

@@ -11,7 +11,8 @@ the Python API passes them in as arguments.
 #: Gap (world units) that ``slide`` keeps between the agent's disc and every
 #: obstacle surface. A move that ends exactly on the surface would be one
 #: rounding step from being inside it; with the skin, a contact leaves the agent
-#: between ``SKIN / 2`` and ``SKIN`` outside the surface, so the promise
+#: between ``SKIN / 2`` and ``SKIN`` outside the surface (a move gliding on
+#: along it may end as close as ``3/8 SKIN``), so the promise
 #: ``clearance(position) >= radius - PROMISE`` holds with room to spare.
 #: Numerically significant, visually insignificant.
 SKIN = 1e-6

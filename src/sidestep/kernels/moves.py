@@ -73,6 +73,27 @@ def _bounds_escape(world, px, py, radius):
     return math.sqrt(far_x * far_x + far_y * far_y) + radius + c.cell_size
 
 
+#: Headings tried on each ring of the recovery fallback, and the bisection
+#: steps that then bring a free heading's spot back towards the start.
+_HEADINGS = 32
+_BISECTIONS = 24
+#: Clearance (in skins) the push-out leaves, inside the band a slide contact
+#: leaves (half a skin to a skin) but not at its edge: an agent left exactly a
+#: skin from a surface would graze the corners beside it on its next move,
+#: where rounding decides between touching and not.
+_PUSH_CLEAR = 0.75
+#: Clearance (in skins) a spot found on the rings must have: more than a
+#: skin, so that the disc grown by the skin is clear too (not grazing either).
+_RING_CLEAR = 1.5
+
+
+@njit(cache=True, inline="always")
+def _free_spot(world, x, y, radius, clear, skin, wi):
+    # Whether a disc of radius at (x, y) is at least ``clear`` away from everything.
+    owner, sep, _, _, _, _ = probe_point(world, x, y, radius + clear + 0.5 * skin, wi)
+    return owner < 0 or sep >= radius + clear
+
+
 @njit(cache=True)
 def recover(world, px, py, radius, skin, slack, wf, wi):
     """Move an overlapping agent to a nearby free spot.
@@ -85,6 +106,8 @@ def recover(world, px, py, radius, skin, slack, wf, wi):
        candidate spots on rings of growing radius around the start (32
        headings per ring, radius growing by half each ring) are tried until
        one is free; the rings end outside the world, where every spot is free.
+       Each free heading of that ring is then bisected back towards the ring
+       before, and the nearest free spot found along the 32 headings is taken.
 
     ``wf``, ``wi`` are the scratch buffers. Returns ``(x, y, ok)``; ``ok`` is
     False only if no free spot was found.
@@ -96,8 +119,8 @@ def recover(world, px, py, radius, skin, slack, wf, wi):
         worst = math.inf
         for i in range(count):
             worst = min(worst, wf[S_SEPARATIONS + i])
-            # Separation after moving v: about separations[i] + n_i . v >= skin.
-            wf[S_BOUNDS + i] = skin - wf[S_SEPARATIONS + i]
+            # Separation after moving v: about separations[i] + n_i . v >= _PUSH_CLEAR.
+            wf[S_BOUNDS + i] = _PUSH_CLEAR * skin - wf[S_SEPARATIONS + i]
         if worst >= 0.5 * skin:
             return x, y, True
         vx, vy, err = solve_planes(0.0, 0.0, wf, S_NORMALS, S_BOUNDS, count, slack)
@@ -105,20 +128,41 @@ def recover(world, px, py, radius, skin, slack, wf, wi):
             break
         x += vx
         y += vy
-    owner, sep, nx, ny, qx, qy = probe_point(world, x, y, radius + skin, wi)
-    if owner < 0 or sep >= radius + 0.5 * skin:
+    if _free_spot(world, x, y, radius, 0.5 * skin, skin, wi):
         return x, y, True
-    # 2. Rings of candidate spots around the start.
+    # 2. Rings of candidate spots around the start; on the first ring with a
+    #    free spot, each free heading is bisected back towards the ring
+    #    before (where it was not free) and the nearest spot found is taken.
     escape = _bounds_escape(world, px, py, radius)
+    inner = 0.0
     ring = 2.0 * skin + radius
     while ring < 2.0 * escape:
-        for h in range(32):
-            angle = 2.0 * math.pi * h / 32.0
-            cx = px + ring * math.cos(angle)
-            cy = py + ring * math.sin(angle)
-            owner, sep, nx, ny, qx, qy = probe_point(world, cx, cy, radius + skin, wi)
-            if owner < 0 or sep >= radius + 0.5 * skin:
-                return cx, cy, True
+        best = math.inf
+        best_x = px
+        best_y = py
+        for h in range(_HEADINGS):
+            angle = 2.0 * math.pi * h / _HEADINGS
+            ux = math.cos(angle)
+            uy = math.sin(angle)
+            if not _free_spot(world, px + ring * ux, py + ring * uy, radius, _RING_CLEAR * skin,
+                              skin, wi):
+                continue
+            lo = inner
+            hi = ring
+            for _ in range(_BISECTIONS):
+                mid = 0.5 * (lo + hi)
+                if _free_spot(world, px + mid * ux, py + mid * uy, radius, _RING_CLEAR * skin,
+                              skin, wi):
+                    hi = mid
+                else:
+                    lo = mid
+            if hi < best:
+                best = hi
+                best_x = px + hi * ux
+                best_y = py + hi * uy
+        if best < math.inf:
+            return best_x, best_y, True
+        inner = ring
         ring *= 1.5
     return px, py, False
 
@@ -188,6 +232,39 @@ def _gather(world, px, py, rx, ry, radius, skin, margin, wf, wi):
 def _gather_again(world, px, py, rx, ry, radius, skin, margin, wf, wi):
     # _gather as a call, for the rare pass after a recovery (one inlined copy is enough).
     return _gather(world, px, py, rx, ry, radius, skin, margin, wf, wi)
+
+
+@njit(cache=True, inline="always")
+def _swap_planes(wf, wi, i, j):
+    # Exchange contact plane rows i and j (normal, bound, surface point, item).
+    for o in (S_NORMALS + 2 * i, S_POINTS + 2 * i):
+        k = o - 2 * i + 2 * j
+        wf[o], wf[k] = wf[k], wf[o]
+        wf[o + 1], wf[k + 1] = wf[k + 1], wf[o + 1]
+    wf[S_BOUNDS + i], wf[S_BOUNDS + j] = wf[S_BOUNDS + j], wf[S_BOUNDS + i]
+    wi[S_ITEMS + i], wi[S_ITEMS + j] = wi[S_ITEMS + j], wi[S_ITEMS + i]
+
+
+#: A plane is pressed when the straight motion would bring its obstacle closer
+#: than this (in skins): a little less than the half skin the planes keep, so
+#: an agent gliding at exactly half a skin (where a slide along a wall leaves
+#: it) is not pressed by what lies in line with the wall, whatever the rounding.
+_PRESS = 0.375
+
+
+@njit(cache=True)
+def _pressed(world, px, py, vx, vy, radius, skin, wf, wi, first, count):
+    """Move the contact planes in rows ``[first, count)`` whose obstacle the disc
+    moving by ``v`` would approach closer than ``_PRESS`` skins to rows
+    ``first`` onwards; returns the row after the last one moved."""
+    n = first
+    for i in range(first, count):
+        f, _, _ = sweep_item(world, wi[S_ITEMS + i], px, py, vx, vy, radius + _PRESS * skin)
+        if f <= 1.0:
+            if i != n:
+                _swap_planes(wf, wi, i, n)
+            n += 1
+    return n
 
 
 @njit(cache=True, inline="always")
@@ -296,13 +373,33 @@ def slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
         vy = rem_y
         v_len = rem_len
         if n_planes > 0:
-            # 2. Solve all contact planes together, then sweep along the answer.
-            vx, vy, err = solve_planes(rem_x, rem_y, wf, S_NORMALS, S_BOUNDS, n_planes, slack)
+            # 2. Solve the contact planes the motion really presses on, then
+            #    sweep along the answer. A plane is the tangent of its
+            #    obstacle, exact beside a flat side but not at a round end:
+            #    gliding past a corner a skin away, the corner's tangent would
+            #    turn the whole remaining wish sideways. So only planes whose
+            #    obstacle the straight motion would bring closer than about
+            #    skin / 2 (an exact sweep, round ends included) are solved;
+            #    planes the answer then presses on join, until it presses on
+            #    no other.
+            vx = rem_x
+            vy = rem_y
+            err = 0.0
+            n_active = _pressed(world, px, py, vx, vy, radius, skin, wf, wi, 0, n_planes)
+            n_solved = 0
+            while n_active > n_solved:
+                n_solved = n_active
+                vx, vy, err = solve_planes(rem_x, rem_y, wf, S_NORMALS, S_BOUNDS, n_active,
+                                           slack)
+                if err > slack:
+                    break
+                n_active = _pressed(world, px, py, vx, vy, radius, skin, wf, wi, n_active,
+                                    n_planes)
             if err > slack:
                 vx = 0.0
                 vy = 0.0
             active = False
-            for i in range(n_planes):
+            for i in range(n_active):
                 pnx = wf[S_NORMALS + 2 * i]
                 pny = wf[S_NORMALS + 2 * i + 1]
                 if pnx * rem_x + pny * rem_y < wf[S_BOUNDS + i] - slack:
