@@ -101,6 +101,27 @@ def test_sliding_keeps_the_tangential_motion(angle, length, radius):
     assert radius - PROMISE <= m.position[1] <= max(radius + SKIN, start[1]) + 1e-12
 
 
+@given(sides=st.integers(3, 8), turn=st.floats(0.0, 2 * math.pi), size=st.floats(0.5, 5.0),
+       centre=st.tuples(st.floats(-50, 50), st.floats(-50, 50)), radius=radius,
+       along=st.floats(0.2, 0.8), beyond=st.floats(0.1, 2.0))
+def test_gliding_past_a_convex_corner_goes_straight(sides, turn, size, centre, radius, along,
+                                                    beyond):
+    # Press onto a side of a convex polygon, then move parallel to it on past
+    # its end: the corner lies in line, a skin away, and must not turn the move.
+    angles = turn + 2 * math.pi * np.arange(sides) / sides
+    vertices = np.array(centre) + size * np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    world = sidestep.World2D()
+    world.add_polygon(vertices)
+    a, b = vertices[0], vertices[1]
+    side = np.linalg.norm(b - a)
+    e = (b - a) / side
+    out = np.array([e[1], -e[0]])                  # outward: the vertices run counter-clockwise
+    on = world.move(a + along * (b - a) + out * (radius + 0.3), -0.5 * out, radius=radius)
+    d = e * ((1.0 - along) * side + beyond)
+    glide = world.move(on.position, d, radius=radius)
+    np.testing.assert_allclose(glide.position, on.position + d, rtol=0, atol=2 * SKIN)
+
+
 @given(families=st.sampled_from(FAMILY_SETS), seed=st.integers(0, 3),
        mode=st.sampled_from(sidestep.MODES), radius=radius,
        data=st.data())
