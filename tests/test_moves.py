@@ -141,6 +141,26 @@ def test_glides_past_a_corner_in_line_with_the_wall(radius):
     assert up.position[1] == pytest.approx(m.position[1] + 2.0, abs=SKIN)
 
 
+@pytest.mark.parametrize("radius", [0.0, 0.3])
+def test_glides_over_the_seam_between_two_boxes(radius):
+    # Two boxes stacked into one flat side: the seam's corners lie in line
+    # with the side (the "internal edge" that trips many engines' sliders).
+    world = sidestep.World2D()
+    world.add_boxes([(0.0, 0.0), (0.0, 2.0)], [(1.0, 2.0), (1.0, 4.0)])
+    on = world.move((-radius - 0.3, 1.0), (0.5, 0.0), radius=radius)
+    up = world.move(on.position, (0.0, 2.0), radius=radius)
+    np.testing.assert_allclose(up.position, on.position + (0.0, 2.0), rtol=0, atol=2 * SKIN)
+
+
+@pytest.mark.parametrize("radius", [0.0, 0.3])
+def test_glides_along_a_tile_wall_past_its_corner(radius):
+    world = sidestep.World2D()
+    world.add_grid(np.ones((3, 2), bool), 1.0, (0.0, 0.0))
+    on = world.move((-radius - 0.3, 1.2), (0.5, 0.0), radius=radius)
+    up = world.move(on.position, (0.0, 3.0), radius=radius)
+    np.testing.assert_allclose(up.position, on.position + (0.0, 3.0), rtol=0, atol=2 * SKIN)
+
+
 def test_wedged_between_two_circles_escapes_sideways_to_the_nearest_spot():
     # On the line of centres both push-outs cancel; the nearest free spot is
     # straight up or down, where the disc just clears both circles.
