@@ -314,9 +314,12 @@ def slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
       1. gathers the obstacles within ``margin`` of the disc as contact
          planes, and sweeps the disc along the remaining wish against the
          others (:func:`_gather`);
-      2. if there are contact planes, solves them together for the motion
-         nearest the remaining wish that approaches no contact closer than
-         ``skin / 2``, and sweeps along that motion instead (:func:`_sweep`);
+      2. if there are contact planes, solves those the motion presses on
+         (:func:`_pressed`: its straight path would bring their obstacle
+         closer than about ``skin / 2``, round ends included) together for
+         the motion nearest the remaining wish that approaches none of them
+         closer than ``skin / 2``, adding any plane that answer presses on,
+         and sweeps along that motion instead (:func:`_sweep`);
       3. moves to the first contact, ``skin`` outside it.
     The pass ends the move when nothing stopped the sweep; a sweep hit adds a
     contact and starts another pass with what remains of the wish (so the
