@@ -99,7 +99,7 @@ def recover(world, px, py, radius, skin, slack, wf, wi):
     """Move an overlapping agent to a nearby free spot.
 
     1. Up to 16 rounds of push-out: every obstacle the disc overlaps or
-       nearly touches is a plane constraint "end ``skin`` outside me", and
+       nearly touches is a plane constraint "end three quarters of a skin outside me", and
        the smallest motion that meets them all is applied (solved together,
        so leaving one obstacle never means entering another).
     2. If the agent is still not free (wedged where the constraints conflict),
@@ -119,7 +119,7 @@ def recover(world, px, py, radius, skin, slack, wf, wi):
         worst = math.inf
         for i in range(count):
             worst = min(worst, wf[S_SEPARATIONS + i])
-            # Separation after moving v: about separations[i] + n_i . v >= _PUSH_CLEAR.
+            # Separation after moving v: about separations[i] + n_i . v >= _PUSH_CLEAR skins.
             wf[S_BOUNDS + i] = _PUSH_CLEAR * skin - wf[S_SEPARATIONS + i]
         if worst >= 0.5 * skin:
             return x, y, True
