@@ -99,9 +99,9 @@ def recover(world, px, py, radius, skin, slack, wf, wi):
     """Move an overlapping agent to a nearby free spot.
 
     1. Up to 16 rounds of push-out: every obstacle the disc overlaps or
-       nearly touches is a plane constraint "end three quarters of a skin outside me", and
-       the smallest motion that meets them all is applied (solved together,
-       so leaving one obstacle never means entering another).
+       nearly touches is a plane constraint "end three quarters of a skin
+       outside me", and the smallest motion that meets them all is applied
+       (solved together, so leaving one obstacle never means entering another).
     2. If the agent is still not free (wedged where the constraints conflict),
        candidate spots on rings of growing radius around the start (32
        headings per ring, radius growing by half each ring) are tried until
