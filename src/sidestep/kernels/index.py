@@ -29,6 +29,17 @@ def cell_coord(index, v, origin):
     return int(math.floor((v - origin) / index.cell_size))
 
 
+@njit(cache=True, inline="always")
+def cell_hint(v, origin, inverse):
+    """:func:`cell_coord` by multiplying with ``inverse = 1 / cell_size``, for hints only.
+
+    A tenth faster than the division on the batch path, but it may round a
+    coordinate on a cell border into the other cell: use it only where that
+    is harmless (prefetching), never to decide which cells a query reads.
+    """
+    return int(math.floor((v - origin) * inverse))
+
+
 @njit(cache=True)
 def clamp(i, n):
     """``i`` clamped to ``[0, n - 1]``."""

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit, typeof, types
 
 from .borrow import borrow
-from .index import clamp, columns_capsule, rows_capsule
+from .index import cell_hint, clamp, columns_capsule, rows_capsule
 from .planes import solve_planes
 from .prefetch import prefetch
 from .row_queue import next_rows
@@ -236,11 +236,10 @@ def _gather_again(world, px, py, rx, ry, radius, skin, margin, wf, wi):
 
 @njit(cache=True, inline="always")
 def _swap_planes(wf, wi, i, j):
-    # Exchange contact plane rows i and j (normal, bound, surface point, item).
-    for o in (S_NORMALS + 2 * i, S_POINTS + 2 * i):
-        k = o - 2 * i + 2 * j
-        wf[o], wf[k] = wf[k], wf[o]
-        wf[o + 1], wf[k + 1] = wf[k + 1], wf[o + 1]
+    # Exchange contact plane rows i and j (normal, surface point, bound, item).
+    for a, b in ((S_NORMALS + 2 * i, S_NORMALS + 2 * j), (S_POINTS + 2 * i, S_POINTS + 2 * j)):
+        wf[a], wf[b] = wf[b], wf[a]
+        wf[a + 1], wf[b + 1] = wf[b + 1], wf[a + 1]
     wf[S_BOUNDS + i], wf[S_BOUNDS + j] = wf[S_BOUNDS + j], wf[S_BOUNDS + i]
     wi[S_ITEMS + i], wi[S_ITEMS + j] = wi[S_ITEMS + j], wi[S_ITEMS + i]
 
@@ -588,12 +587,10 @@ def _request_cells(world, cells, inverse, positions, displacements, radii, k, ri
     dx = displacements[k, 0]
     dy = displacements[k, 1]
     reach = radii[k]
-    # Multiplying by the inverse cell size may round a border the other way
-    # than the moves' own cell search: harmless, this only guides prefetching.
-    i0 = clamp(int(math.floor((min(x, x + dx) - reach - cells.origin_x) * inverse)), cells.nx)
-    i1 = clamp(int(math.floor((max(x, x + dx) + reach - cells.origin_x) * inverse)), cells.nx)
-    j0 = clamp(int(math.floor((min(y, y + dy) - reach - cells.origin_y) * inverse)), cells.ny)
-    j1 = clamp(int(math.floor((max(y, y + dy) + reach - cells.origin_y) * inverse)), cells.ny)
+    i0 = clamp(cell_hint(min(x, x + dx) - reach, cells.origin_x, inverse), cells.nx)
+    i1 = clamp(cell_hint(max(x, x + dx) + reach, cells.origin_x, inverse), cells.nx)
+    j0 = clamp(cell_hint(min(y, y + dy) - reach, cells.origin_y, inverse), cells.ny)
+    j1 = clamp(cell_hint(max(y, y + dy) + reach, cells.origin_y, inverse), cells.ny)
     # Few agents' moves span more than two cells each way: the rest is left to the move.
     i1 = min(i1, i0 + 1)
     j1 = min(j1, j0 + 1)
