@@ -100,6 +100,14 @@ def test_within_reach_far_along_a_long_wall():
     assert not within_reach_point_segment(1.0e4, 0.6, 0.0, 0.0, 2.0e4, 0.0, 0.5)
 
 
+def test_within_reach_underflowing_geometry_is_accepted():
+    # Lengths near 1e-100: their fourth powers underflow to zero, so the
+    # squared test cannot tell; the filter must then accept (never drop).
+    h = 2.1341765699947153e-100
+    assert within_reach_point_segment(0.0, h, h, h, 0.0, 0.0, 0.0)
+    assert separation_point_segment(0.0, h, h, h, 0.0, 0.0, 0.0)[0] > 0.0
+
+
 _coord = st.floats(-1e3, 1e3, allow_nan=False)
 
 
@@ -111,6 +119,7 @@ def test_within_reach_agrees_with_the_exact_separation(px, py, ax, ay, bx, by, r
     # Within reach (beyond the exact separation's own rounding): never rejected.
     if sep <= reach - 1e-12 * (size + max(map(abs, (px, py, ax, ay, bx, by)))):
         assert within_reach_point_segment(px, py, ax, ay, bx, by, reach)
-    # Clearly beyond: rejected.
-    if sep > reach * (1.0 + 1e-6) + 1e-5 * size:
+    # Clearly beyond: rejected, unless the geometry is so small that fourth
+    # powers of its lengths underflow (then the filter accepts, safe side).
+    if sep > reach * (1.0 + 1e-6) + 1e-5 * size and size > 1e-70:
         assert not within_reach_point_segment(px, py, ax, ay, bx, by, reach)

@@ -46,7 +46,9 @@ def within_reach_point_segment(px, py, ax, ay, bx, by, reach):
     drop far segments before computing their exact separation. A point
     within ``reach`` is never rejected (short of rounding in the last few
     digits of the coordinates); one a hair beyond may be accepted (by about
-    ``1e-6`` of the sizes of ``ab`` and ``p - a``).
+    ``1e-6`` of the sizes of ``ab`` and ``p - a``). Below about ``1e-75``
+    those sizes' fourth powers underflow to zero and everything is accepted:
+    the filter stays on the safe side and the exact separation decides.
     """
     wx = px - ax
     wy = py - ay
