@@ -11,6 +11,8 @@ import pytest
 
 import sidestep
 from sidestep import cli
+from sidestep.commands import compile_notice
+from sidestep.commands.compile_notice import CompileNotice
 from sidestep.commands.progress import Progress
 from sidestep.level import Level
 
@@ -179,6 +181,39 @@ def test_progress_bar_draws_on_a_terminal():
     text = screen.getvalue()
     assert text.startswith("\rcheck [") and text.endswith("\n") and "100%" in text
     assert "10/10" in text and "\n" not in text[:-1]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_compile_notice_says_it_once_on_a_terminal():
+    from numba import njit
+
+    screen = _Terminal()
+    with CompileNotice(stream=screen):
+        njit(lambda x: x + 1)(1)
+        njit(lambda x: x * 2)(1.5)
+    assert screen.getvalue() == compile_notice.MESSAGE
+    # Outside the context nothing listens any more.
+    njit(lambda x: x - 1)(1)
+    assert screen.getvalue() == compile_notice.MESSAGE
+
+
+def test_compile_notice_is_silent_when_not_a_terminal_or_nothing_compiles():
+    from numba import njit
+
+    quiet = io.StringIO()
+    with CompileNotice(stream=quiet):
+        njit(lambda x: x + 3)(1)
+    assert quiet.getvalue() == ""
+    add = njit(lambda x: x + 4)
+    add(1)
+    screen = _Terminal()
+    with CompileNotice(stream=screen):
+        add(2)   # compiled already: no compilation, no notice
+    assert screen.getvalue() == ""
 
 
 # One real level per format from ../shared/data: read, checked, drawn and walked.

@@ -361,8 +361,11 @@ def main(argv=None):
     """
     parser = _parser()
     args = parser.parse_args(argv)
+    from .commands.compile_notice import CompileNotice
+
     try:
-        return _COMMANDS[args.command](args)
+        with CompileNotice():
+            return _COMMANDS[args.command](args)
     except ImportError as exc:
         parser.error(f"{args.command} needs matplotlib (pip install \"sidestep[demo]\"): {exc}"
                      if "matplotlib" in str(exc) or "PIL" in str(exc)
