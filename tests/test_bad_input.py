@@ -32,6 +32,13 @@ BAD_CALLS = [
     ("add_grid", (np.full((2, 2), 3),), ValueError, "blocked"),
     ("add_grid", (np.ones((2, 2), bool), 1.0, (NAN, 0)), ValueError, "origin"),
     ("move", ((0, NAN), (1, 0)), ValueError, "position"),
+    # A previous move's position, a (2,) float64 array, takes a fast path: still checked.
+    ("move", (np.array([0.0, NAN]), (1, 0)), ValueError, "position"),
+    ("move", ((0.0, 0.0), np.array([-INF, 0.0])), ValueError, "displacement"),
+    ("move", (np.zeros((1, 2)), (1, 0)), ValueError, "position"),
+    ("move", (np.zeros(3), (1, 0)), ValueError, "position"),
+    ("move", (np.array([0, 1], dtype=np.float32) + NAN, (1, 0)), ValueError, "position"),
+    ("move", ((0, 0), (1, 0), INF), ValueError, "radius"),
     ("move", ((0, 0), (INF, 0)), ValueError, "displacement"),
     ("move", ((0, 0), (1, 0), -0.1), ValueError, "radius"),
     ("move", ((0, 0), (1, 0), NAN), ValueError, "radius"),

@@ -283,3 +283,17 @@ def test_ghost_ignores_everything():
     world = house_world()
     m = world.move((0.0, 5.0), (0.0, -30.0), radius=0.3, mode="ghost")
     assert tuple(m.position) == (0.0, -25.0) and not m.hit and m.stop == "done"
+
+
+def test_move_takes_positions_in_any_numeric_form():
+    # Tuples of floats and (2,) float64 arrays take fast paths; lists of ints,
+    # float32 arrays and strided views take the general one. All agree.
+    world = sidestep.World2D()
+    world.add_walls([(1.0, -5.0)], [(1.0, 5.0)])
+    expected = world.move((0.0, 0.0), (2.0, 0.5), 0.25).position
+    pairs = np.array([[0.0, 2.0], [0.0, 0.5]])
+    for position, displacement in [((0.0, 0.0), (2.0, 0.5)), ([0, 0], [2, 0.5]),
+                                   (np.zeros(2), np.array([2.0, 0.5])),
+                                   (np.zeros(2, np.float32), np.array([2.0, 0.5], np.float32)),
+                                   (np.zeros((2, 2))[:, 0], pairs[:, 1])]:
+        assert np.array_equal(world.move(position, displacement, 0.25).position, expected)

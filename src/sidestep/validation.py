@@ -62,7 +62,14 @@ def xy(value, name):
     Tuples and lists of two plain numbers, the common case in a game loop, take
     a fast path; anything else goes through :func:`point`.
     """
-    if type(value) in (tuple, list) and len(value) == 2:
+    kind = type(value)
+    if kind is np.ndarray:
+        # A previous move's position: (2,) float64.
+        if value.shape == (2,) and value.dtype == np.float64:
+            x, y = value.tolist()
+            if math.isfinite(x) and math.isfinite(y):
+                return x, y
+    elif (kind is tuple or kind is list) and len(value) == 2:
         x, y = value
         if type(x) is float and type(y) is float and math.isfinite(x) and math.isfinite(y):
             return x, y
@@ -88,10 +95,14 @@ def lengths(value, name, n, *, allow_zero=True):
 
 def length(value, name, *, allow_zero=True, allow_inf=False):
     """``value`` as one float length (>= 0, or > 0 when not ``allow_zero``)."""
-    if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
-        if not (isinstance(value, np.ndarray) and value.shape == ()):
-            raise TypeError(f"{name} must be a number, got {type(value).__name__}")
-    v = float(value)
+    if type(value) is float:          # the common case, without the ABC checks below
+        v = value
+    else:
+        if isinstance(value, bool) or \
+                not isinstance(value, (numbers.Real, np.floating, np.integer)):
+            if not (isinstance(value, np.ndarray) and value.shape == ()):
+                raise TypeError(f"{name} must be a number, got {type(value).__name__}")
+        v = float(value)
     if math.isnan(v) or (math.isinf(v) and not allow_inf):
         raise ValueError(f"{name} must be finite, got {v}")
     if v < 0.0 or (v == 0.0 and not allow_zero):

@@ -24,6 +24,11 @@ _STOPS = {_moves.STOP_DONE: "done", _moves.STOP_SLID: "slid", _moves.STOP_BLOCKE
           _moves.STOP_PUSHED: "pushed"}
 
 
+#: Where a single move's radius and mode code go in its work buffer.
+_W_RADIUS = _moves.W_PARAMS
+_W_MODE = _moves.W_PARAMS + 1
+
+
 def contacts_from(work, n):
     """The first ``n`` contact rows of a move's work buffer, as :class:`Contact` records."""
     if n == 0:
@@ -72,8 +77,12 @@ class World2D:
             raise ValueError(f"max_iterations must be a positive integer, got {max_iterations!r}")
         self._max_iterations = int(max_iterations)
         self._store = Store()
-        # Work buffer for single moves (batch calls make one per thread).
+        # Work buffer for single moves (batch calls make one per thread). The
+        # settings that never change (tolerances, passes) are written once;
+        # a move writes its radius and mode.
         self._work = np.zeros(_moves.WORK_SIZE)
+        self._work[_moves.W_PARAMS + 2:_moves.W_OUT] = (*self._tolerances(),
+                                                        self._max_iterations)
 
     # ============================================================ obstacles
     def add_circles(self, centers, radii):
@@ -368,13 +377,14 @@ class World2D:
         r = validation.length(radius, "radius")
         code = _MODE_CODES[validation.choice(mode, "mode", MODES)]
         work = self._work
-        work[_moves.W_PARAMS:_moves.W_OUT] = (r, code, *self._tolerances(),
-                                               self._max_iterations)
+        work[_W_RADIUS] = r
+        work[_W_MODE] = code
         x, y = _moves.move_packed_direct()(self._store.pack(), work, px, py, dx, dy)
-        stop, n, recovered = (int(v) for v in work[_moves.W_OUT:_moves.W_OUT + 3].tolist())
-        found = contacts_from(work, n)
-        return Move(np.array([x, y]), n > 0 or recovered > 0, found, _STOPS[stop],
-                    recovered > 0)
+        stop, n, recovered = work[_moves.W_OUT:_moves.W_OUT + 3].tolist()
+        n = int(n)
+        found = contacts_from(work, n) if n else ()
+        return Move(np.array((x, y)), n > 0 or recovered > 0.0, found, _STOPS[int(stop)],
+                    recovered > 0.0)
 
     def move_many(self, positions, displacements, radius=0.0, mode="slide"):
         """Move many agents at once, in parallel; each exactly as :meth:`move` would.
