@@ -8,6 +8,7 @@ clears the ``alive`` flag, in the buffers too).
 import numpy as np
 
 from .kernels import world as _kw
+from .kernels.grid import pyramid_grid
 from .kernels.index import Index, fill_index_boxes, fill_index_capsules
 
 FAMILIES = ("circle", "wall", "box", "polygon", "grid")
@@ -130,10 +131,11 @@ class Store:
     def _build(self):
         geometry = self.item_geometry.view()
         bounds = self.area_bounds.view()
-        # Every grid's table in turn, and (rows, cols, offset) of each.
-        cells = np.concatenate([t.reshape(-1) for t in self.grid_tables]) \
-            if self.grid_tables else np.zeros(0, dtype=np.uint8)
-        sizes = [t.size for t in self.grid_tables]
+        # Every grid's table (with its pyramid of solid blocks) in turn, and
+        # (rows, cols, offset) of each.
+        tables = [pyramid_grid(t) for t in self.grid_tables]
+        cells = np.concatenate(tables) if tables else np.zeros(0, dtype=np.int32)
+        sizes = [len(t) for t in tables]
         shapes = np.array([(t.shape[0], t.shape[1], off) for t, off in
                            zip(self.grid_tables, np.cumsum([0] + sizes[:-1]))],
                           dtype=np.int64).reshape(-1, 3)

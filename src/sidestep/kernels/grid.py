@@ -31,17 +31,65 @@ def contains_point_grid(px, py, cells, offset, rows, cols, cell_size, ox, oy):
 
 
 @njit(cache=True)
+def pyramid_grid(blocked):
+    """A grid's table followed by its pyramid of "all blocked" levels, flat ``int32``.
+
+    Level 0 is the table itself (1 = blocked), row by row. Level ``L + 1``
+    has ``ceil(rows_L / 2) x ceil(cols_L / 2)`` cells, each 1 when all of the
+    (up to four) level-``L`` cells it covers are 1; the last level is one
+    cell. :func:`depth_point_grid` skips whole solid blocks with it. The
+    levels after the table take about a third of its size.
+    """
+    rows, cols = blocked.shape
+    total = 0
+    r, c = rows, cols
+    while True:
+        total += r * c
+        if r == 1 and c == 1:
+            break
+        r = (r + 1) // 2
+        c = (c + 1) // 2
+    out = np.empty(total, np.int32)
+    for i in range(rows):
+        for j in range(cols):
+            out[i * cols + j] = 1 if blocked[i, j] else 0
+    below = 0
+    r, c = rows, cols
+    while r > 1 or c > 1:
+        up_r = (r + 1) // 2
+        up_c = (c + 1) // 2
+        above = below + r * c
+        for i in range(up_r):
+            for j in range(up_c):
+                solid = 1
+                for a in range(2 * i, min(2 * i + 2, r)):
+                    for b in range(2 * j, min(2 * j + 2, c)):
+                        if out[below + a * c + b] == 0:
+                            solid = 0
+                out[above + i * up_c + j] = solid
+        below = above
+        r, c = up_r, up_c
+    return out
+
+
+#: Nodes a depth search may hold at once: three siblings waiting per level
+#: plus one, for grids up to 2^62 cells a side.
+_STACK = 3 * 62 + 4
+
+
+@njit(cache=True)
 def depth_point_grid(px, py, cells, offset, rows, cols, cell_size, ox, oy):
     """How deep ``p`` (in a blocked cell) lies: distance to the nearest free point.
 
     Returns ``(depth, nx, ny, qx, qy)`` with the unit direction from ``p`` to
-    the nearest free point ``q`` (the way out). Searches rings of cells around
-    ``p``; ring ``k`` is at least ``(k - 1) * cell_size`` away, which bounds the
-    search by the depth itself.
+    the nearest free point ``q`` (the way out). ``cells[offset:]`` holds the
+    table and its pyramid (:func:`pyramid_grid`). The nearest free point is
+    the nearest side of the table or of a free cell's box; a search down the
+    pyramid, nearer blocks first, skips every block that is solid or no nearer
+    than the best found so far, so the cost grows with the pyramid's height,
+    not with the depth squared.
     """
     s = cell_size
-    c0 = int(math.floor((px - ox) / s))
-    r0 = int(math.floor((py - oy) / s))
     # Leaving the table is always possible: the nearest side of the table.
     best = px - ox
     bqx, bqy = ox, py
@@ -54,24 +102,69 @@ def depth_point_grid(px, py, cells, offset, rows, cols, cell_size, ox, oy):
     if oy + rows * s - py < best:
         best = oy + rows * s - py
         bqx, bqy = px, oy + rows * s
-    k = 1
-    while (k - 1) * s < best and k <= max(rows, cols):
-        for r in range(r0 - k, r0 + k + 1):
-            step = 1 if (r == r0 - k or r == r0 + k) else 2 * k
-            for c in range(c0 - k, c0 + k + 1, step):
-                if r < 0 or c < 0 or r >= rows or c >= cols:
-                    continue
-                if cells[offset + r * cols + c] != 0:
-                    continue
-                # Nearest point of the free cell's box to p.
-                qx = min(max(px, ox + c * s), ox + (c + 1) * s)
-                qy = min(max(py, oy + r * s), oy + (r + 1) * s)
-                d = math.sqrt((qx - px) ** 2 + (qy - py) ** 2)
-                if d < best:
-                    best = d
-                    bqx = qx
-                    bqy = qy
-        k += 1
+    # Level offsets and sizes (level L's cells cover 2^L table cells a side).
+    plan = np.empty((64, 3), np.int64)
+    top = 0
+    at = offset
+    r, c = rows, cols
+    while True:
+        plan[top, 0] = at
+        plan[top, 1] = r
+        plan[top, 2] = c
+        if r == 1 and c == 1:
+            break
+        at += r * c
+        r = (r + 1) // 2
+        c = (c + 1) // 2
+        top += 1
+    # Depth-first from the top cell; each node is (level, row, column).
+    stack = np.empty((_STACK, 3), np.int64)
+    stack[0, 0] = top
+    stack[0, 1] = 0
+    stack[0, 2] = 0
+    n = 1
+    near = np.empty(4)
+    order = np.empty((4, 2), np.int64)
+    while n > 0:
+        n -= 1
+        level = stack[n, 0]
+        i = stack[n, 1]
+        j = stack[n, 2]
+        if cells[plan[level, 0] + i * plan[level, 2] + j] != 0:
+            continue                                   # solid: no free cell inside
+        # The block's box, with the same expressions as a cell's sides (and
+        # the outline's), so it holds its cells' boxes exactly.
+        qx = min(max(px, ox + (j << level) * s), ox + ((j + 1) << level) * s)
+        qy = min(max(py, oy + (i << level) * s), oy + ((i + 1) << level) * s)
+        d = math.sqrt((qx - px) ** 2 + (qy - py) ** 2)
+        if d >= best:
+            continue
+        if level == 0:
+            best = d                                   # a free cell, nearer than any yet
+            bqx = qx
+            bqy = qy
+            continue
+        # The children that exist, pushed farthest first so the nearest is taken next.
+        below = level - 1
+        k = 0
+        for a in range(2 * i, min(2 * i + 2, plan[below, 1])):
+            for b in range(2 * j, min(2 * j + 2, plan[below, 2])):
+                cx = min(max(px, ox + (b << below) * s), ox + ((b + 1) << below) * s)
+                cy = min(max(py, oy + (a << below) * s), oy + ((a + 1) << below) * s)
+                near[k] = (cx - px) ** 2 + (cy - py) ** 2
+                order[k, 0] = a
+                order[k, 1] = b
+                k += 1
+        for _ in range(k):
+            far = 0
+            for t in range(1, k):
+                if near[t] > near[far]:
+                    far = t
+            stack[n, 0] = below
+            stack[n, 1] = order[far, 0]
+            stack[n, 2] = order[far, 1]
+            n += 1
+            near[far] = -1.0
     if best > 0.0:
         return best, (bqx - px) / best, (bqy - py) / best, bqx, bqy
     return 0.0, 1.0, 0.0, bqx, bqy
