@@ -218,7 +218,8 @@ def test_compile_notice_is_silent_when_not_a_terminal_or_nothing_compiles():
 
 # One real level per format from ../shared/data: read, checked, drawn and walked.
 REAL = [("grid/dao/arena.map", 0.3), ("tiled/sticker_knight/sandbox.tmx", 10.0),
-        ("tiled/melonjs_platformer/map2.json", 10.0), ("polygons2d/freedoom/e1m1.wad", 16.0)]
+        ("tiled/melonjs_platformer/map2.json", 10.0), ("polygons2d/freedoom/e1m1.wad", 16.0),
+        ("polygons2d/polyanya/meshes/arena-merged.mesh", 0.3)]
 
 
 @needs_data
@@ -249,3 +250,16 @@ def test_real_map_walks_its_own_scenarios(capsys):
     assert status == 0 and len(data["agents"]) == 20
     assert all(a["goal"] is not None for a in data["agents"])
     assert data["summary"]["reached"] >= 15 and data["summary"]["min_clearance"] >= -1e-9
+
+
+@needs_data
+def test_real_navmesh_walks_scenarios_given_on_the_command_line(capsys):
+    mesh = DATA / "polygons2d/polyanya/meshes/aurora-merged.mesh"
+    scen = DATA / "polygons2d/polyanya/scenarios/aurora.scen"
+    if not (mesh.is_file() and scen.is_file()):
+        pytest.skip("the aurora mesh is not present")
+    status, out, _ = run(["walk", mesh, "--agents", "10", "--scen", scen, "--radius", "0.25",
+                          "--steps", "200", "--json"], capsys)
+    data = json.loads(out)
+    assert status == 0 and len(data["agents"]) == 10
+    assert data["summary"]["min_clearance"] >= -1e-9

@@ -16,9 +16,10 @@ from pathlib import Path
 from .demo import run_demo
 from .world import MODES
 
-#: Level files whose y axis points down (tile maps, Tiled maps, images):
+#: Level files whose y axis points down (tile maps, Tiled maps, images, navigation
+#: meshes made from tile maps):
 #: pictures of them are drawn that way unless ``--y-up`` says otherwise.
-Y_DOWN_SUFFIXES = (".map", ".tmx", ".tmj", ".png", ".bmp", ".gif")
+Y_DOWN_SUFFIXES = (".map", ".tmx", ".tmj", ".png", ".bmp", ".gif", ".mesh")
 #: Scenario agents walked at most when ``--agents`` does not say, spread
 #: evenly over the scenario list (its rows run from short to long).
 SCENARIO_AGENTS = 100
@@ -100,7 +101,8 @@ def _level_arguments(command):
     """The arguments every level command takes: the file and how to read it."""
     command.add_argument("level", metavar="LEVEL",
                          help="level file: a sidestep scene (.json, .toml), Moving AI map "
-                              "(.map), Tiled map (.tmx, .tmj, .json), image or Doom WAD")
+                              "(.map), Tiled map (.tmx, .tmj, .json), image, Doom WAD or "
+                              "Polyanya navigation mesh (.mesh)")
     command.add_argument("--map", metavar="NAME",
                          help="which map of a Doom WAD (E1M1, MAP01...); the first by default")
     command.add_argument("--load", type=_option, action="append", default=[],

@@ -10,6 +10,8 @@
   (:mod:`sidestep.io.image`); ``threshold=``, ``cell_size=``.
 - ``.wad``: one map of a Doom WAD (:mod:`sidestep.io.wad`); ``map=``,
   ``step_height=``, ``agent_height=``.
+- ``.mesh``: a Polyanya navigation mesh, its outline as walls
+  (:mod:`sidestep.io.navmesh`); ``scenarios=``.
 
 Every reader returns a :class:`~sidestep.level.Level` and raises a
 :class:`~sidestep.level.LevelError` naming the file, the place in it and what
@@ -18,7 +20,7 @@ was expected when the file is at fault; a missing file raises
 world is built only after the whole file was read.
 
 Coordinates stay as each format has them: Tiled pixels and grid rows (Moving
-AI, images) with y pointing down, Doom map units with y up, scene files as
+AI, images, navigation meshes made from them) with y pointing down, Doom map units with y up, scene files as
 saved. :func:`save` writes sidestep's own scene format
 (:mod:`sidestep.io.scene`), which loads back to the same world, ids included.
 
@@ -28,7 +30,7 @@ The Tiled and image readers need the ``levels`` extra
 from pathlib import Path
 
 from ..level import LevelError
-from . import image, movingai, scene, tiled, wad
+from . import image, movingai, navmesh, scene, tiled, wad
 from .scene import save
 
 __all__ = ["load", "save", "EXTENSIONS"]
@@ -56,6 +58,7 @@ EXTENSIONS = {
     ".bmp": (image.read_image, ("threshold", "cell_size")),
     ".gif": (image.read_image, ("threshold", "cell_size")),
     ".wad": (wad.read_wad, ("map", "step_height", "agent_height")),
+    ".mesh": (navmesh.read_mesh, ("scenarios",)),
 }
 
 

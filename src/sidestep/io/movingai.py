@@ -156,6 +156,44 @@ def read_scenarios(path, cells, map_path):
     """
     path = Path(path)
     height, width = cells.shape
+    pairs, lengths, dropped, names = [], [], [], set()
+    for place, name, mw, mh, sx, sy, gx, gy, length in scenario_rows(path):
+        if (mw, mh) != (width, height):
+            raise LevelError(path, place, f"map size {mw}x{mh} does not match "
+                             f"{map_path.name} ({width}x{height})")
+        names.add(name)
+        bad = [f"{what} ({x}, {y}) is {_cell(cells, x, y)}"
+               for what, x, y in (("start", sx, sy), ("goal", gx, gy))
+               if _cell(cells, x, y) != "passable"]
+        if bad:
+            dropped.append(f"{path.name} {place}: {' and '.join(bad)}; row dropped")
+            continue
+        pairs.append((sx, sy, gx, gy))
+        lengths.append(length)
+    problems = summed_up(dropped, path.name)
+    others = sorted(names - {map_path.name})
+    if others:
+        problems.append(f"{path.name}: rows name map {', '.join(others)}, not "
+                        f"{map_path.name}; read against {map_path.name}")
+    xy = np.array(pairs, dtype=np.float64).reshape(-1, 4) + 0.5    # cell centres
+    return Scenarios(xy[:, 0:2].copy(), xy[:, 2:4].copy(),
+                     np.array(lengths, dtype=np.float64)), problems
+
+
+def scenario_rows(path):
+    """The rows of a ``.scen`` file, checked field by field.
+
+    Yields ``(place, map name, mapW, mapH, startX, startY, goalX, goalY,
+    optimalLength)``: ``place`` is ``"line N"``, the map name is the file
+    name of the row's map path, the coordinates are whole numbers.
+
+    Raises
+    ------
+    LevelError
+        A bad version line, a row without 9 fields, a field that is not a
+        number of the expected kind.
+    """
+    path = Path(path)
     lines = path.read_bytes().decode("latin-1").splitlines()
     first = 0
     if lines and lines[0].split()[:1] == ["version"]:
@@ -163,7 +201,6 @@ def read_scenarios(path, cells, map_path):
         if lines[0].split()[1:] not in (["1"], ["1.0"]):
             raise LevelError(path, "line 1", f"expected 'version 1' or 'version 1.0', got "
                              f"{lines[0]!r}")
-    pairs, lengths, dropped, names = [], [], [], set()
     for n in range(first, len(lines)):
         line = lines[n]
         if not line.strip():
@@ -174,30 +211,17 @@ def read_scenarios(path, cells, map_path):
             raise LevelError(path, place, "expected 9 fields (bucket map mapW mapH startX "
                              f"startY goalX goalY optimalLength), got {len(fields)}")
         mw, mh, sx, sy, gx, gy = (_whole(f, path, place) for f in fields[2:8])
-        length = _length(fields[8], path, place)
-        if (mw, mh) != (width, height):
-            raise LevelError(path, place, f"map size {mw}x{mh} does not match "
-                             f"{map_path.name} ({width}x{height})")
-        names.add(Path(fields[1].strip().replace("\\", "/")).name)
-        bad = [f"{what} ({x}, {y}) is {_cell(cells, x, y)}"
-               for what, x, y in (("start", sx, sy), ("goal", gx, gy))
-               if _cell(cells, x, y) != "passable"]
-        if bad:
-            dropped.append(f"{path.name} {place}: {' and '.join(bad)}; row dropped")
-            continue
-        pairs.append((sx, sy, gx, gy))
-        lengths.append(length)
+        yield (place, Path(fields[1].strip().replace("\\", "/")).name, mw, mh, sx, sy, gx, gy,
+               _length(fields[8], path, place))
+
+
+def summed_up(dropped, name):
+    """Dropped rows for ``Level.problems``: up to :data:`LISTED_ROWS`, then one line for the rest."""
     problems = dropped[:LISTED_ROWS]
     if len(dropped) > LISTED_ROWS:
-        problems.append(f"{path.name}: {len(dropped) - LISTED_ROWS} more rows dropped for "
+        problems.append(f"{name}: {len(dropped) - LISTED_ROWS} more rows dropped for "
                         "the same reasons")
-    others = sorted(names - {map_path.name})
-    if others:
-        problems.append(f"{path.name}: rows name map {', '.join(others)}, not "
-                        f"{map_path.name}; read against {map_path.name}")
-    xy = np.array(pairs, dtype=np.float64).reshape(-1, 4) + 0.5    # cell centres
-    return Scenarios(xy[:, 0:2].copy(), xy[:, 2:4].copy(),
-                     np.array(lengths, dtype=np.float64)), problems
+    return problems
 
 
 def _cell(cells, x, y):
