@@ -66,8 +66,8 @@ def read_mesh(path, *, scenarios=None):
     ... 2 0 1 0
     ... 2 2 2 0 1
     ... 0 2 2 1 0
-    ... 3 0 1 2  -1 -1 1
-    ... 3 0 2 3  1 -1 -1
+    ... 3 0 1 2  1 -1 -1
+    ... 3 0 2 3  -1 0 -1
     ... '''
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     path = Path(tmp) / "square.mesh"
