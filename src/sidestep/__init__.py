@@ -22,8 +22,9 @@ def load(path, **options):
 
     The reader is picked by extension: sidestep scenes (``.json``, ``.toml``),
     Tiled maps (``.tmx``, ``.tmj``, ``.json``), Moving AI maps (``.map`` with
-    their ``.scen``), images (``.png``, ``.bmp``, ``.gif``) and Doom WADs
-    (``.wad``); see :mod:`sidestep.io`. A file at fault raises
+    their ``.scen``), images (``.png``, ``.bmp``, ``.gif``), Doom WADs
+    (``.wad``) and Polyanya navigation meshes (``.mesh``); see
+    :mod:`sidestep.io`. A file at fault raises
     :class:`LevelError` naming the file and the place in it.
     """
     from .io import load as read      # here: importing sidestep never loads the readers
