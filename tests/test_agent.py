@@ -52,8 +52,14 @@ def test_position_can_be_set_and_bad_steps_are_refused():
         agent.step(float("nan"), 0.0)
     with pytest.raises(TypeError, match="two numbers"):
         agent.step("left", 0.0)
-    with pytest.raises(ValueError, match="displacement.*too large"):
+    with pytest.raises(ValueError, match="displacement.*within"):
         agent.step(10 ** 400, 0.0)
+    with pytest.raises(ValueError, match="displacement.*within"):
+        agent.step(0.0, -1e300)
+    with pytest.raises(TypeError, match="two numbers"):
+        agent.step(1 + 2j, 0.0)
+    with pytest.raises(ValueError, match="position"):
+        agent.position = (1e13, 0.0)
     with pytest.raises(ValueError, match="radius"):
         sidestep.Agent(world, (0.0, 0.0), radius=-1.0)
     with pytest.raises(ValueError, match="mode"):

@@ -54,6 +54,21 @@ BAD_CALLS = [
     ("overlapping", ((0, 0), -1.0), ValueError, "radius"),
     ("remove", ([12345],), KeyError, "12345"),
     ("remove", ([1.5],), TypeError, "ids"),
+    # Finite but far beyond any level (the tolerances are for coordinates below
+    # about 1e8): refused, not answered with garbage or stored to poison the world.
+    ("add_circles", ([(1e160, 1e160)], 1.0), ValueError, "centers"),
+    ("add_circles", ([(0, 0)], 1e308), ValueError, "radii"),
+    ("add_walls", ([(0, 0)], [(1e13, 0)]), ValueError, "ends"),
+    ("add_boxes", ([(0, 0)], [(1, 2e12)]), ValueError, "maxs"),
+    ("add_grid", (np.ones((2, 2), bool), 1e300), ValueError, "cell_size"),
+    ("move", ((0, 0), (0, -1e300)), ValueError, "displacement"),
+    ("move", ((0.0, 3.0), (0.0, -5.0), 1e20), ValueError, "radius"),
+    ("move", (np.array([1e13, 0.0]), (1, 0)), ValueError, "position"),
+    ("clearance", ([(1e155, 0)],), ValueError, "points"),
+    ("overlapping", ((0, 5), 1e20), ValueError, "radius"),
+    # Complex numbers would lose their imaginary part without a word.
+    ("add_circles", (np.array([[1 + 2j, 0]]), 1.0), TypeError, "centers"),
+    ("clearance", ([np.complex128(1), 2.0],), TypeError, "points"),
 ]
 
 

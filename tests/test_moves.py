@@ -189,6 +189,83 @@ def test_wedged_recovery_lands_near_the_nearest_free_spot():
     assert 0.98 * nearest - 1e-3 <= np.hypot(*(m.position - start)) <= 1.05 * nearest + 1e-3
 
 
+def _nearest_free_distance(world, start, radius, reach):
+    """Distance from ``start`` to the nearest spot where the disc fits, on a fine polar grid."""
+    radii = np.arange(0.0, reach, 1e-3)
+    angles = np.linspace(0.0, 2.0 * np.pi, 720, endpoint=False)
+    rr, aa = np.meshgrid(radii, angles, indexing="ij")
+    spots = start + np.stack([rr * np.cos(aa), rr * np.sin(aa)], axis=-1).reshape(-1, 2)
+    free = (world.clearance(spots) >= radius).reshape(rr.shape).any(axis=1)
+    return radii[np.argmax(free)]
+
+
+def test_wedged_in_a_corridor_that_narrows_is_not_flung_along_it():
+    # Two walls 1.4 apart that diverge by 0.001 over 10 m: the disc (1.0)
+    # overlaps both. Their push-out planes are nearly opposite and meet some
+    # 6 km along the corridor; recovery must go to the nearest free spot instead.
+    world = sidestep.World2D()
+    world.add_walls([(0.0, -0.7), (0.0, 0.7)], [(10.0, -0.7), (10.0, 0.701)])
+    start = np.array([5.0, 0.0])
+    m = world.move(start, (0.0, 0.0), radius=1.0)
+    assert m.recovered and world.clearance(m.position) >= 1.0 - PROMISE
+    nearest = _nearest_free_distance(world, start, 1.0, 3.0)
+    assert np.hypot(*(m.position - start)) <= 1.05 * nearest + 1e-3
+
+
+def test_spawned_inside_an_acute_wedge_lands_next_to_it():
+    # A wedge of 0.01 rad: 9.9 m from its apex it is 0.1 wide, too narrow for a
+    # disc of 0.5. The planes of its two sides meet at the apex side, far away.
+    angle = 0.01
+    world = sidestep.World2D()
+    world.add_walls([(0.0, 0.0), (0.0, 0.0)], [(10.0, 0.0), (10 * math.cos(angle),
+                                                             10 * math.sin(angle))])
+    start = 9.9 * np.array([math.cos(angle / 2), math.sin(angle / 2)])
+    m = world.move(start, (0.0, 0.0), radius=0.5)
+    assert m.recovered and world.clearance(m.position) >= 0.5 - PROMISE
+    nearest = _nearest_free_distance(world, start, 0.5, 2.0)
+    assert np.hypot(*(m.position - start)) <= 1.05 * nearest + 1e-3
+
+
+def test_corridor_tighter_than_the_skin_does_not_launch_the_agent():
+    # A corridor 5e-7 wider than the disc, its upper wall tilted by 1e-8: the
+    # agent fits (clearance radius + 2.5e-7) but is closer than half a skin to
+    # both walls. Backing off to half a skin from both is only possible 50 m
+    # along the corridor; a tiny step must not go there.
+    r, gap, tilt = 0.5, 1.0 + 5e-7, 1e-8
+    world = sidestep.World2D()
+    world.add_walls([(0.0, -gap / 2), (0.0, gap / 2 - 5 * tilt)],
+                    [(10.0, -gap / 2), (10.0, gap / 2 + 5 * tilt)])
+    start = np.array([5.0, 0.0])
+    for d in [(0.0, 1e-4), (0.0, -1e-4), (-1e-3, 1e-3), (1e-3, 0.0), (0.3, 0.2)]:
+        m = world.move(start, d, radius=r)
+        assert not m.recovered and world.clearance(m.position) >= r - PROMISE
+        assert np.hypot(*(m.position - start)) <= np.hypot(*d) + 4 * SKIN, (d, m)
+        agent = sidestep.Agent(world, start, radius=r)
+        assert agent.step(*d) == tuple(m.position)
+
+
+def test_slide_spends_the_blocked_part_of_the_wish_once():
+    # Sliding down-right along a wall's top, the wall blocks the downward part.
+    # A tree past the wall's end then stops the slide; what is left must not
+    # include the blocked part, saved up to be spent once past the wall.
+    world = sidestep.World2D()
+    world.add_walls([(-10.0, 0.0)], [(2.0, 0.0)])
+    world.add_circles([(4.0, 0.5)], 0.5)
+    start = np.array([0.0, 0.3 + SKIN])
+    d = np.array([6.0, -6.0])
+    m = world.move(start, d, radius=0.3)
+    assert m.hit and world.clearance(m.position) >= 0.3 - PROMISE
+    assert all(0.0 <= c.fraction <= 1.0 for c in m.contacts)
+    # Along the wall's top to the tree (the path's first part), then round
+    # the tree with what is left of the path: no farther than that from the
+    # spot where the tree was met. (Spending the saved-up downward part took
+    # it 6 m down, past the end of the wall.)
+    tree = next(c for c in m.contacts if world.family(c.obstacle) == "circle")
+    met = tree.point + tree.normal * (0.3 + SKIN)
+    assert np.hypot(*(m.position - met)) <= (1.0 - tree.fraction) * np.hypot(*d) + 4 * SKIN
+    assert m.position[1] > -1.0
+
+
 def test_fast_ball_does_not_pass_the_bat():
     # The radial article's comment: bat radius 1 at x = 0, ball radius 0.5 at
     # x = -2 moving 5 units per frame.

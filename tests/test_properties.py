@@ -40,6 +40,19 @@ def test_slide_never_penetrates(families, seed, start, radius, moves):
     assert oracle.clearance(world, p)[0] >= radius - PROMISE - 1e-12
 
 
+@given(families=st.sampled_from(FAMILY_SETS), seed=st.integers(0, 3),
+       start=st.tuples(coordinate, coordinate), radius=radius, d=displacement)
+def test_slide_goes_no_farther_than_asked(families, seed, start, radius, d):
+    # Contacts turn and shorten a move, never lengthen it: unless it first had
+    # to recover from an overlap, the agent ends within |d| of the start (up
+    # to the skin it may back off by), and every contact lies within the move.
+    world = world_for(families, seed)
+    m = world.move(start, d, radius=radius)
+    if not m.recovered:
+        assert np.hypot(*(m.position - start)) <= np.hypot(*d) + 4 * SKIN, m
+    assert all(0.0 <= c.fraction <= 1.0 for c in m.contacts)
+
+
 @given(angle=st.floats(0, 2 * math.pi), offset=st.floats(-50, 50), side=st.sampled_from([-1, 1]),
        radius=st.floats(0.0, 1.0), speed=st.floats(10.0, 1000.0),
        heading=st.floats(0, 2 * math.pi), clearance=st.floats(0.0, 0.5))

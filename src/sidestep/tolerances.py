@@ -31,6 +31,13 @@ PLANE_SLACK = 1e-3 * SKIN
 #: finished ("done"/"slid") or cannot go on ("blocked").
 MIN_MOTION = 1e-3 * SKIN
 
+#: Largest magnitude (world units) accepted for a coordinate or a length
+#: (positions, displacements, radii, clearances, cell sizes). The tolerances
+#: are meant for coordinates below about 1e8; beyond 1e12 a float64 step is
+#: above 1e-4, a hundred skins, and squared distances of far larger numbers
+#: overflow to inf: the answers would be garbage, so the input is refused.
+MAX_COORDINATE = 1e12
+
 #: Collide-and-slide passes per move. Each pass either finishes the move or
 #: adds a contact; a wedge between two walls needs three, a crowded corner of
 #: trees a few more.

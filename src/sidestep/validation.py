@@ -5,15 +5,27 @@ world as it was.
 """
 import math
 import numbers
+import warnings
 
 import numpy as np
+
+from .tolerances import MAX_COORDINATE
+
+#: How a coordinate beyond :data:`~sidestep.tolerances.MAX_COORDINATE` is refused.
+_TOO_LARGE = (f"must be within +-{MAX_COORDINATE:g} (sidestep's tolerances are meant for "
+              "coordinates below about 1e8)")
 
 
 def _as_float_array(value, name):
     if isinstance(value, (str, bytes)) or value is None:
         raise TypeError(f"{name} must be numbers, got {type(value).__name__}")
     try:
-        arr = np.asarray(value, dtype=np.float64)
+        with warnings.catch_warnings():
+            # Complex numbers would lose their imaginary part without a word.
+            warnings.simplefilter("error", np.exceptions.ComplexWarning)
+            arr = np.asarray(value, dtype=np.float64)
+    except np.exceptions.ComplexWarning:
+        raise TypeError(f"{name} must be real numbers, got complex ones") from None
     except OverflowError:
         raise ValueError(f"{name} must be finite numbers; a value is too large for a float") \
             from None
@@ -23,10 +35,15 @@ def _as_float_array(value, name):
 
 
 def _check_finite(arr, name):
-    if not np.all(np.isfinite(arr)):
-        bad = np.argwhere(~np.isfinite(arr))[0]
+    """Every value finite and within ``MAX_COORDINATE`` (NaN fails the comparison too)."""
+    ok = np.abs(arr) <= MAX_COORDINATE
+    if not np.all(ok):
+        bad = np.argwhere(~ok)[0]
         where = f" at index {tuple(int(i) for i in bad)}" if arr.ndim else ""
-        raise ValueError(f"{name} must be finite; found {arr[tuple(bad)]}{where}")
+        value = arr[tuple(bad)]
+        if not np.isfinite(value):
+            raise ValueError(f"{name} must be finite; found {value}{where}")
+        raise ValueError(f"{name} {_TOO_LARGE}; found {value:g}{where}")
 
 
 def points(value, name, *, allow_single=True):
@@ -67,11 +84,12 @@ def xy(value, name):
         # A previous move's position: (2,) float64.
         if value.shape == (2,) and value.dtype == np.float64:
             x, y = value.tolist()
-            if math.isfinite(x) and math.isfinite(y):
+            if -MAX_COORDINATE <= x <= MAX_COORDINATE and -MAX_COORDINATE <= y <= MAX_COORDINATE:
                 return x, y
     elif (kind is tuple or kind is list) and len(value) == 2:
         x, y = value
-        if type(x) is float and type(y) is float and math.isfinite(x) and math.isfinite(y):
+        if type(x) is float and type(y) is float and -MAX_COORDINATE <= x <= MAX_COORDINATE \
+                and -MAX_COORDINATE <= y <= MAX_COORDINATE:
             return x, y
     p = point(value, name)
     return float(p[0]), float(p[1])
@@ -105,6 +123,8 @@ def length(value, name, *, allow_zero=True, allow_inf=False):
         v = float(value)
     if math.isnan(v) or (math.isinf(v) and not allow_inf):
         raise ValueError(f"{name} must be finite, got {v}")
+    if MAX_COORDINATE < abs(v) < math.inf:
+        raise ValueError(f"{name} {_TOO_LARGE}; got {v:g}")
     if v < 0.0 or (v == 0.0 and not allow_zero):
         raise ValueError(f"{name} must be {'non-negative' if allow_zero else 'positive'}, got {v}")
     return v

@@ -53,7 +53,7 @@ def _record(contacts, n, owner, qx, qy, nx, ny, fraction):
     contacts[n, 2] = qy
     contacts[n, 3] = nx
     contacts[n, 4] = ny
-    contacts[n, 5] = fraction
+    contacts[n, 5] = min(fraction, 1.0)     # rounding of the travelled sum, never beyond the end
     return n + 1
 
 
@@ -85,6 +85,14 @@ _PUSH_CLEAR = 0.75
 #: Clearance (in skins) a spot found on the rings must have: more than a
 #: skin, so that the disc grown by the skin is clear too (not grazing either).
 _RING_CLEAR = 1.5
+#: Contact planes that meet only far away: nearly opposite planes (a wedge or
+#: a corridor narrower than the disc, or than the skin a slide keeps) meet at a
+#: corner far along the crease, and the plane solver, exact, goes there. A
+#: push-out longer than this many times the deepest push (a wedge narrower
+#: than about 30 degrees) is left to the ring search, which finds the nearest
+#: free spot; a slide answer longer than the wish by this many skins is solved
+#: again without backing off.
+_FAR = 4.0
 
 
 @njit(cache=True, inline="always")
@@ -101,7 +109,9 @@ def recover(world, px, py, radius, skin, slack, wf, wi):
     1. Up to 16 rounds of push-out: every obstacle the disc overlaps or
        nearly touches is a plane constraint "end three quarters of a skin
        outside me", and the smallest motion that meets them all is applied
-       (solved together, so leaving one obstacle never means entering another).
+       (solved together, so leaving one obstacle never means entering another),
+       unless it is more than ``_FAR`` times the deepest push (the planes of a
+       tight wedge meet far along it).
     2. If the agent is still not free (wedged where the constraints conflict),
        candidate spots on rings of growing radius around the start (32
        headings per ring, radius growing by half each ring) are tried until
@@ -125,6 +135,9 @@ def recover(world, px, py, radius, skin, slack, wf, wi):
             return x, y, True
         vx, vy, err = solve_planes(0.0, 0.0, wf, S_NORMALS, S_BOUNDS, count, slack)
         if vx == 0.0 and vy == 0.0:
+            break
+        # The deepest push is _PUSH_CLEAR skins past the deepest overlap.
+        if vx * vx + vy * vy > (_FAR * (_PUSH_CLEAR * skin - worst)) ** 2:
             break
         x += vx
         y += vy
@@ -389,10 +402,20 @@ def slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
             err = 0.0
             n_active = _pressed(world, px, py, vx, vy, radius, skin, wf, wi, 0, n_planes)
             n_solved = 0
+            # Longest sensible answer: the wish plus a little backing off.
+            far = (rem_len + _FAR * skin) ** 2
             while n_active > n_solved:
                 n_solved = n_active
                 vx, vy, err = solve_planes(rem_x, rem_y, wf, S_NORMALS, S_BOUNDS, n_active,
                                            slack)
+                if err <= slack and vx * vx + vy * vy > far:
+                    # Planes closer than skin / 2 that meet only far away (a
+                    # corridor or wedge too tight for the skin): keep from
+                    # coming any closer to them instead of backing off to it.
+                    for i in range(n_active):
+                        wf[S_BOUNDS + i] = min(wf[S_BOUNDS + i], 0.0)
+                    vx, vy, err = solve_planes(rem_x, rem_y, wf, S_NORMALS, S_BOUNDS, n_active,
+                                               slack)
                 if err > slack:
                     break
                 n_active = _pressed(world, px, py, vx, vy, radius, skin, wf, wi, n_active,
@@ -417,12 +440,15 @@ def slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
                 stop = STOP_BLOCKED
                 break
             fraction, hit, hnx, hny = _sweep(world, px, py, vx, vy, radius, skin, n_planes, wi)
-        # 3. Move to the first contact.
+        # 3. Move to the first contact. What is left of the wish is what is
+        #    left of the motion the contacts turned it into: the part they
+        #    blocked is gone, not saved up for when they are passed (which
+        #    would make the path longer than the wish).
         px += fraction * vx
         py += fraction * vy
         travelled += fraction * v_len
-        rem_x -= fraction * vx
-        rem_y -= fraction * vy
+        rem_x = (1.0 - fraction) * vx
+        rem_y = (1.0 - fraction) * vy
         if hit < 0:
             stop = STOP_SLID if limited else STOP_DONE
             break
