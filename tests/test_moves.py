@@ -88,6 +88,29 @@ def test_gap_narrower_than_agent_is_not_passed():
     assert m.position == pytest.approx((0.0, 3.0))
 
 
+@pytest.mark.parametrize("family", ["box", "wall", "circle"])
+def test_doorway_a_skin_wider_than_the_agent_is_walked_through(family):
+    # The jambs are 2r + 1.5 skins apart: room for the disc and the half skin
+    # it keeps on each side. Walked through frame by frame, a little off
+    # centre so it meets one jamb first and slides along it, it must not stop
+    # (the planes of the two jambs are opposite; their corner must not be
+    # mistaken for a wedge too tight to pass).
+    r = 0.3
+    gap = 2 * r + 1.5 * SKIN
+    world = sidestep.World2D()
+    if family == "box":
+        world.add_boxes([(-1.0, -1.0), (gap, -1.0)], [(0.0, 1.0), (gap + 1.0, 1.0)])
+    elif family == "wall":
+        world.add_walls([(0.0, -1.0), (gap, -1.0)], [(0.0, 1.0), (gap, 1.0)])
+    else:
+        world.add_circles([(-1.0, 0.0), (gap + 1.0, 0.0)], 1.0)
+    agent = sidestep.Agent(world, (gap / 2 + 0.1, -3.0), radius=r)
+    for _ in range(200):
+        agent.step(0.0, 0.05)
+        assert world.clearance(agent.position) >= r - PROMISE
+    assert agent.position[1] > 6.5          # through the doorway (y -1 to 1) and on
+
+
 def test_slides_round_a_tree():
     world = sidestep.World2D()
     world.add_circles([(0.0, 0.0)], 1.0)
