@@ -111,6 +111,22 @@ def test_doorway_a_skin_wider_than_the_agent_is_walked_through(family):
     assert agent.position[1] > 6.5          # through the doorway (y -1 to 1) and on
 
 
+def test_pushing_into_the_crease_between_two_trees_comes_to_rest():
+    # Two trees meeting in a crease, the agent pushed into it every frame. The
+    # slide along one tree meets the other; the motion left over, turned along
+    # the second tree, points back out of the crease. Taking it would send the
+    # agent back and forth 3 mm every frame forever; it must rest instead.
+    world = sidestep.World2D()
+    world.add_circles([(8.273448, 5.038695), (7.756688, 6.771916)], [0.959977, 0.941330])
+    r = 0.337002
+    agent = sidestep.Agent(world, (7.131327, 5.656990), radius=r)
+    path = [agent.step(0.198443, 0.024905) for _ in range(50)]
+    assert all(world.clearance(p) >= r - PROMISE for p in path)
+    assert len(set(path[2:])) == 1 and agent.stop == "blocked"
+    # At rest touching both trees, a skin or so away.
+    assert world.clearance(path[-1]) == pytest.approx(r, abs=2 * SKIN)
+
+
 def test_slides_round_a_tree():
     world = sidestep.World2D()
     world.add_circles([(0.0, 0.0)], 1.0)

@@ -420,7 +420,12 @@ def slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
                     break
                 n_active = _pressed(world, px, py, vx, vy, radius, skin, wf, wi, n_active,
                                     n_planes)
-            if err > slack:
+            # Infeasible planes, or an answer that turns back against the wish
+            # by more than a skin: the agent is in a crease (between two trees,
+            # say) and the slide along one side turned it out along the other.
+            # It stays: going back and forth along the crease would repeat
+            # every frame.
+            if err > slack or vx * dx + vy * dy < -skin * total:
                 vx = 0.0
                 vy = 0.0
             active = False
