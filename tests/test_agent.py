@@ -50,14 +50,18 @@ def test_position_can_be_set_and_bad_steps_are_refused():
     assert agent.position.tolist() == [3.0, 4.0]
     with pytest.raises(ValueError, match="finite"):
         agent.step(float("nan"), 0.0)
-    with pytest.raises(TypeError, match="two numbers"):
+    with pytest.raises(TypeError, match="displacement must be real numbers"):
         agent.step("left", 0.0)
     with pytest.raises(ValueError, match="displacement.*within"):
         agent.step(10 ** 400, 0.0)
     with pytest.raises(ValueError, match="displacement.*within"):
         agent.step(0.0, -1e300)
-    with pytest.raises(TypeError, match="two numbers"):
+    with pytest.raises(TypeError, match="displacement must be real numbers"):
         agent.step(1 + 2j, 0.0)
+    with pytest.raises(TypeError, match="displacement must be real numbers"):
+        agent.step(np.complex128(0.5 + 9j), 0.0)
+    with pytest.raises(ValueError, match="displacement must be finite"):
+        agent.step(np.float16("inf"), 0.0)     # within range if compared as a float16
     with pytest.raises(ValueError, match="position"):
         agent.position = (1e13, 0.0)
     with pytest.raises(ValueError, match="radius"):

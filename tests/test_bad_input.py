@@ -69,6 +69,14 @@ BAD_CALLS = [
     # Complex numbers would lose their imaginary part without a word.
     ("add_circles", (np.array([[1 + 2j, 0]]), 1.0), TypeError, "centers"),
     ("clearance", ([np.complex128(1), 2.0],), TypeError, "points"),
+    ("raycast", ([(0, 0)], [(1, 0)], np.complex128(1 + 5j)), TypeError, "max_distance"),
+    # Text is not a number, even text that reads as one.
+    ("move", (("1", 0.5), (1, 0)), TypeError, "position"),
+    ("add_circles", ([(0, "2")], 1.0), TypeError, "centers"),
+    # Python ints beyond float range: a ValueError naming the argument, not an OverflowError.
+    ("move", ((0, 0), (1, 0), 10**400), ValueError, "radius"),
+    ("add_grid", (np.ones((2, 2), bool), 10**400), ValueError, "cell_size"),
+    ("raycast", ([(0, 0)], [(1, 0)], 10**400), ValueError, "max_distance"),
 ]
 
 

@@ -55,16 +55,13 @@ class Agent:
 
     def step(self, dx, dy):
         """Move by ``(dx, dy)`` in the agent's mode; returns the new ``(x, y)`` as floats."""
-        try:
-            # NaN fails the comparisons too; a huge int compares without overflowing.
-            if not (-MAX_COORDINATE <= dx <= MAX_COORDINATE
-                    and -MAX_COORDINATE <= dy <= MAX_COORDINATE):
-                raise ValueError(f"displacement must be finite and within +-{MAX_COORDINATE:g}, "
-                                 f"got ({dx!r}, {dy!r})")
-        except TypeError:
-            raise TypeError(f"displacement must be two numbers, got ({dx!r}, {dy!r})") from None
+        if not (type(dx) is float and type(dy) is float
+                and -MAX_COORDINATE <= dx <= MAX_COORDINATE
+                and -MAX_COORDINATE <= dy <= MAX_COORDINATE):    # NaN fails it too
+            dx = validation.number(dx, "displacement")
+            dy = validation.number(dy, "displacement")
         x, y = _moves.move_packed_direct()(self._store.pack(), self._work, self._x, self._y,
-                                           float(dx), float(dy))
+                                           dx, dy)
         self._x = x
         self._y = y
         return x, y

@@ -5,7 +5,6 @@ world as it was.
 """
 import math
 import numbers
-import warnings
 
 import numpy as np
 
@@ -16,22 +15,27 @@ _TOO_LARGE = (f"must be within +-{MAX_COORDINATE:g} (sidestep's tolerances are m
               "coordinates below about 1e8)")
 
 
-def _as_float_array(value, name):
+def as_float_array(value, name):
+    """``value`` as a float64 array; text, complex numbers and non-numbers are a TypeError."""
     if isinstance(value, (str, bytes)) or value is None:
         raise TypeError(f"{name} must be numbers, got {type(value).__name__}")
     try:
-        with warnings.catch_warnings():
-            # Complex numbers would lose their imaginary part without a word.
-            warnings.simplefilter("error", np.exceptions.ComplexWarning)
-            arr = np.asarray(value, dtype=np.float64)
-    except np.exceptions.ComplexWarning:
-        raise TypeError(f"{name} must be real numbers, got complex ones") from None
-    except OverflowError:
+        arr = np.asarray(value)
+    except (TypeError, ValueError) as exc:          # ragged nesting, say
+        raise TypeError(f"{name} must be numbers: {exc}") from None
+    # Converted straight to float64, text ('1') would be read as a number
+    # and complex numbers would lose their imaginary part without a word.
+    if arr.dtype.kind in "USV":
+        raise TypeError(f"{name} must be numbers, got text")
+    if arr.dtype.kind == "c":
+        raise TypeError(f"{name} must be real numbers, got complex ones")
+    try:
+        return arr.astype(np.float64, copy=False)
+    except OverflowError:                           # a Python int beyond float range
         raise ValueError(f"{name} must be finite numbers; a value is too large for a float") \
             from None
     except (TypeError, ValueError) as exc:
         raise TypeError(f"{name} must be numbers: {exc}") from None
-    return arr
 
 
 def _check_finite(arr, name):
@@ -52,7 +56,7 @@ def points(value, name, *, allow_single=True):
     A single point ``(2,)`` is accepted when ``allow_single`` and reported so
     the caller can answer with scalars.
     """
-    arr = _as_float_array(value, name)
+    arr = as_float_array(value, name)
     single = False
     if arr.ndim == 1 and arr.shape[0] == 2 and allow_single:
         arr = arr.reshape(1, 2)
@@ -66,7 +70,7 @@ def points(value, name, *, allow_single=True):
 
 def point(value, name):
     """``value`` as a finite ``(2,)`` float64 array."""
-    arr = _as_float_array(value, name)
+    arr = as_float_array(value, name)
     if arr.shape != (2,):
         raise ValueError(f"{name} must be a 2D point of shape (2,), got shape {arr.shape}")
     _check_finite(arr, name)
@@ -95,9 +99,29 @@ def xy(value, name):
     return float(p[0]), float(p[1])
 
 
+def number(value, name):
+    """``value``, one real number, as a float within ``MAX_COORDINATE``.
+
+    Bools count as 0 and 1, as they do in the arrays :func:`points` reads.
+    """
+    if type(value) is not float:
+        if not isinstance(value, (numbers.Real, np.floating, np.integer, np.bool_)):
+            raise TypeError(f"{name} must be real numbers, got {type(value).__name__}")
+        try:
+            value = float(value)      # a float16 inf compares as within range in float16
+        except OverflowError:
+            raise ValueError(f"{name} {_TOO_LARGE}; got an integer of "
+                             f"{len(str(abs(value)))} digits") from None
+    if not -MAX_COORDINATE <= value <= MAX_COORDINATE:   # NaN fails it too
+        if not math.isfinite(value):
+            raise ValueError(f"{name} must be finite, got {value}")
+        raise ValueError(f"{name} {_TOO_LARGE}; got {value:g}")
+    return value
+
+
 def lengths(value, name, n, *, allow_zero=True):
     """``value`` (scalar or ``(n,)``) as an ``(n,)`` float64 array of finite lengths >= 0."""
-    arr = _as_float_array(value, name)
+    arr = as_float_array(value, name)
     if arr.ndim == 0:
         arr = np.full(n, float(arr))
     elif arr.shape != (n,):
@@ -118,9 +142,14 @@ def length(value, name, *, allow_zero=True, allow_inf=False):
     else:
         if isinstance(value, bool) or \
                 not isinstance(value, (numbers.Real, np.floating, np.integer)):
-            if not (isinstance(value, np.ndarray) and value.shape == ()):
+            if not (isinstance(value, np.ndarray) and value.shape == ()
+                    and value.dtype.kind in "iuf"):
                 raise TypeError(f"{name} must be a number, got {type(value).__name__}")
-        v = float(value)
+        try:
+            v = float(value)
+        except OverflowError:         # a Python int beyond float range
+            raise ValueError(f"{name} {_TOO_LARGE}; got an integer of "
+                             f"{len(str(abs(value)))} digits") from None
     if math.isnan(v) or (math.isinf(v) and not allow_inf):
         raise ValueError(f"{name} must be finite, got {v}")
     if MAX_COORDINATE < abs(v) < math.inf:

@@ -477,7 +477,7 @@ class World2D:
             i = int(np.argmax(norm == 0.0))
             raise ValueError(f"directions must be non-zero; directions[{i}] is (0, 0)")
         unit = d / norm[:, None]
-        md = np.asarray(max_distance, dtype=np.float64)
+        md = validation.as_float_array(max_distance, "max_distance")
         if md.ndim == 0:
             md = np.full(len(o), float(md))
         if md.shape != (len(o),):
