@@ -154,6 +154,12 @@ BROKEN = [
     ("text after", GOOD + "4 0 1 2 3\n", "line 18", "text after"),
     ("neighbours of the other version", _broken(GOOD, "\n2\n", "\n1\n"), "line 12",
      "version line (1)"),
+    # Not whole numbers where whole numbers go, however Python might read them.
+    ("a count of inf", _broken(GOOD, "3 5 6 0", "inf 5 6 0"), "line 12", "whole numbers"),
+    ("an id of nan", _broken(GOOD, "3 5 6 0", "3 5 nan 0"), "line 12", "whole numbers"),
+    ("a superscript digit", _broken(GOOD, "8 6\n", "8 \u00b2\n"), "line 3", "'V P'"),
+    ("a vertex beyond 1e12", _broken(GOOD, "0 1 4 0 1 4 5\n", "0 1e13 4 0 1 4 5\n"),
+     "line 4", "within"),
 ]
 
 
@@ -164,6 +170,22 @@ def test_broken_mesh_files_name_the_line(tmp_path, name, text, place, words):
     with pytest.raises(LevelError) as caught:
         load(path)
     assert caught.value.place.startswith(place) and words in str(caught.value)
+
+
+def test_scenarios_beyond_any_level_and_crossing_polygons_are_named(room, tmp_path):
+    scen = tmp_path / "far.scen"
+    scen.write_text(_scen([(0, 0, 1, 0), (0, 0, 10**400, 0)]))
+    with pytest.raises(LevelError) as caught:
+        load(room, scenarios=scen)
+    assert caught.value.place == "line 3" and "within" in str(caught.value)
+    # A polygon whose edges cross only matters (and is named) when scenario
+    # points must be placed in the mesh.
+    bowtie = tmp_path / "bowtie.mesh"          # the upper square as a quad 0-1-3-4: a bow tie
+    bowtie.write_text(mesh_text(polygons=TRIANGLES[:4] + [(0, 1, 3, 4)]))
+    scen.write_text(_scen([(0, 0, 1, 0)]))
+    load(bowtie, scenarios=False)
+    with pytest.raises(LevelError, match="polygon 4"):
+        load(bowtie, scenarios=scen)
 
 
 def test_zero_length_outline_edge_is_refused(tmp_path):

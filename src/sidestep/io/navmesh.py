@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from ..level import Level, LevelError, Scenarios
+from ..tolerances import MAX_COORDINATE
 from ..world import World2D
 from .build import WorldBuilder
 from .movingai import scenario_rows, summed_up
@@ -92,7 +93,7 @@ def read_mesh(path, *, scenarios=None):
         beside = path.with_suffix(".scen")
         scenarios = beside if beside.is_file() else False
     if scenarios is not False:
-        found, problems = _scenarios(Path(scenarios), vertices, polygons)
+        found, problems = _scenarios(Path(scenarios), path, vertices, polygons)
     return Level(world=builder.world(), spawns=np.zeros((0, 2)), scenarios=found,
                  name=path.stem, source=path, problems=tuple(problems))
 
@@ -111,7 +112,7 @@ def _parse(path):
     if len(version) != 1 or version[0] not in ("1", "2"):
         raise LevelError(path, f"line {n2}", f"expected format version 1 or 2, got "
                          f"{' '.join(version)[:40]!r}")
-    if len(counts) != 2 or not all(c.isdigit() for c in counts):
+    if len(counts) != 2 or not all(_whole(c) is not None and _whole(c) >= 0 for c in counts):
         raise LevelError(path, f"line {n3}", "expected two whole numbers 'V P' (vertices, "
                          f"polygons), got {' '.join(counts)[:40]!r}")
     n_vertices, n_polygons = int(counts[0]), int(counts[1])
@@ -122,25 +123,30 @@ def _parse(path):
                          f"polygon lines, but the file ends after {len(body)}")
     vertices = np.empty((n_vertices, 2))
     for k, (n, words) in enumerate(body[:n_vertices]):
-        numbers = _numbers(path, n, words, "a vertex line 'x y n p_1 ... p_n'")
-        if len(numbers) < 3 or len(numbers) != 3 + numbers[2] or numbers[2] < 0:
+        around = _wholes(path, n, words[2:], f"vertex {k}: expected 'x y n' and then n polygon "
+                         "ids")
+        if len(words) < 3 or around[0] < 0 or len(around) != 1 + around[0]:
             raise LevelError(path, f"line {n}", f"vertex {k}: expected 'x y n' and then n "
                              "polygon ids")
-        if not np.all(np.isfinite(numbers[:2])):
-            raise LevelError(path, f"line {n}", f"vertex {k}: coordinates must be finite")
-        vertices[k] = numbers[:2]
+        try:
+            x, y = float(words[0]), float(words[1])
+        except ValueError:
+            raise LevelError(path, f"line {n}", f"vertex {k}: expected coordinates 'x y', got "
+                             f"{' '.join(words[:2])[:40]!r}") from None
+        if not (abs(x) <= MAX_COORDINATE and abs(y) <= MAX_COORDINATE):   # NaN fails it too
+            raise LevelError(path, f"line {n}", f"vertex {k}: coordinates must be finite and "
+                             f"within +-{MAX_COORDINATE:g}, got ({x:g}, {y:g})")
+        vertices[k] = x, y
     polygons = []
     for k, (n, words) in enumerate(body[n_vertices:n_vertices + n_polygons]):
-        numbers = _numbers(path, n, words, "a polygon line 'n v_1 ... v_n p_1 ... p_n'")
-        count = int(numbers[0]) if numbers and numbers[0] == int(numbers[0]) else -1
-        if count < 3 or len(numbers) != 1 + 2 * count:
+        ids = _wholes(path, n, words, f"polygon {k}: expected a polygon line 'n v_1 ... v_n "
+                      "p_1 ... p_n' of whole numbers")
+        count = ids[0]
+        if count < 3 or len(ids) != 1 + 2 * count:
             raise LevelError(path, f"line {n}", f"polygon {k}: expected 'n' (3 or more), n "
-                             f"vertex ids and n neighbour ids, got {len(numbers)} numbers")
-        ids = numbers[1:]
-        if any(i != int(i) for i in ids):
-            raise LevelError(path, f"line {n}", f"polygon {k}: ids must be whole numbers")
-        corners = [int(i) for i in ids[:count]]
-        across = [int(i) for i in ids[count:]]
+                             f"vertex ids and n neighbour ids, got {len(ids)} numbers")
+        corners = ids[1:1 + count]
+        across = ids[1 + count:]
         bad = next((i for i in corners if not 0 <= i < n_vertices), None)
         if bad is not None:
             raise LevelError(path, f"line {n}", f"polygon {k}: vertex {bad} is not among the "
@@ -157,12 +163,18 @@ def _parse(path):
     return vertices, polygons, int(version[0])
 
 
-def _numbers(path, n, words, what):
-    try:
-        return [float(w) for w in words]
-    except ValueError:
-        raise LevelError(path, f"line {n}", f"expected {what}, got "
-                         f"{' '.join(words)[:40]!r}") from None
+def _whole(word):
+    """``word`` as an int if it is one written in ASCII digits (an optional minus), else None."""
+    digits = word[1:] if word.startswith("-") else word
+    return int(word) if digits.isascii() and digits.isdigit() else None
+
+
+def _wholes(path, n, words, what):
+    """The whole numbers of line ``n``; anything else is a :class:`LevelError` saying ``what``."""
+    values = [_whole(w) for w in words]
+    if not values or None in values:
+        raise LevelError(path, f"line {n}", f"{what}, got {' '.join(words)[:40]!r}")
+    return values
 
 
 def _boundary(path, vertices, polygons, version):
@@ -198,11 +210,14 @@ def _boundary(path, vertices, polygons, version):
     return (np.array(starts).reshape(-1, 2), np.array(ends).reshape(-1, 2), places)
 
 
-def _scenarios(path, vertices, polygons):
+def _scenarios(path, mesh_path, vertices, polygons):
     """Start/goal points of a ``.scen`` file, keeping the rows whose ends lie in the mesh."""
     rows = list(scenario_rows(path))
+    for place, *fields in rows:
+        if any(abs(v) > MAX_COORDINATE for v in fields[3:7]):
+            raise LevelError(path, place, f"coordinates must be within +-{MAX_COORDINATE:g}")
     points = np.array([r[4:8] for r in rows], dtype=np.float64).reshape(-1, 2, 2)
-    inside = _inside_mesh(points.reshape(-1, 2), vertices, polygons).reshape(-1, 2)
+    inside = _inside_mesh(points.reshape(-1, 2), mesh_path, vertices, polygons).reshape(-1, 2)
     dropped = []
     for (place, *_), (start_in, goal_in), (start, goal) in zip(rows, inside, points):
         if not (start_in and goal_in):
@@ -216,15 +231,19 @@ def _scenarios(path, vertices, polygons):
             summed_up(dropped, path.name))
 
 
-def _inside_mesh(points, vertices, polygons):
+def _inside_mesh(points, mesh_path, vertices, polygons):
     """Whether each point lies in (or on the edge of) one of the mesh's polygons.
 
     Asked of a scratch world holding the polygons as solid areas: a point in
-    or on one has a clearance of 0 or less.
+    or on one has a clearance of 0 or less. A polygon that is no simple
+    polygon (its edges cross) is a :class:`LevelError` naming its line.
     """
     if not len(points):
         return np.zeros(0, dtype=bool)
     scratch = World2D()
-    for _, corners, _ in polygons:
-        scratch.add_polygon(vertices[corners])
+    for k, (n, corners, _) in enumerate(polygons):
+        try:
+            scratch.add_polygon(vertices[corners])
+        except (ValueError, TypeError) as exc:
+            raise LevelError(mesh_path, f"line {n}", f"polygon {k}: {exc}") from None
     return scratch.clearance(points) <= 0.0
