@@ -334,9 +334,12 @@ def slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
          and sweeps along that motion instead (:func:`_sweep`);
       3. moves to the first contact, ``skin`` outside it.
     The pass ends the move when nothing stopped the sweep; a sweep hit adds a
-    contact and starts another pass with what remains of the wish (so the
-    agent slides on along the contact). A move that starts overlapping first
-    recovers (:func:`recover`).
+    contact and starts another pass with what remains of the motion as the
+    contacts turned it (so the agent slides on along the contact, and a part
+    of the wish a contact blocked is not spent later, past it). An answer
+    that turns back against the wish (the second side of a crease) stops the
+    move there. A move that starts overlapping first recovers
+    (:func:`recover`).
 
     ``wf``, ``wi`` are the scratch buffers. Returns ``(x, y, stop, n_contacts,
     recovered)``; contacts are written to ``contacts (k, 6)`` rows
