@@ -265,6 +265,21 @@ def test_spawned_inside_an_acute_wedge_lands_next_to_it():
     assert np.hypot(*(m.position - start)) <= 1.05 * nearest + 1e-3
 
 
+def test_recovery_from_deep_in_a_grid_prefers_the_nearest_spot_the_disc_fits():
+    # A free room 14 x 19 cells in a solid table 60 x 60; a disc of radius 5.57
+    # deep in the solid part. The room's corner is the nearest free point, but
+    # the disc fits there only 19.1 away; past the table's right side it fits
+    # 17.0 away. The push-out heads for the corner; the ring search finds the side.
+    blocked = np.ones((60, 60), bool)
+    blocked[25:44, 25:39] = False
+    world = sidestep.World2D()
+    world.add_grid(blocked, 1.0, (0.0, 0.0))
+    start, r = np.array([48.58, 18.89]), 5.57
+    m = world.move(start, (0.0, 0.0), radius=r)
+    assert m.recovered and world.clearance(m.position) >= r - PROMISE
+    assert np.hypot(*(m.position - start)) == pytest.approx(60.0 - 48.58 + r, rel=0.01)
+
+
 def test_corridor_tighter_than_the_skin_does_not_launch_the_agent():
     # A corridor 5e-7 wider than the disc, its upper wall tilted by 1e-8: the
     # agent fits (clearance radius + 2.5e-7) but is closer than half a skin to

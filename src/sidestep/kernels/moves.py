@@ -103,53 +103,19 @@ def _free_spot(world, x, y, radius, clear, skin, wi):
 
 
 @njit(cache=True)
-def recover(world, px, py, radius, skin, slack, wf, wi):
-    """Move an overlapping agent to a nearby free spot.
+def _ring_search(world, px, py, radius, skin, wi, stop):
+    """The nearest free spot for the disc found on rings around ``p``.
 
-    1. Up to 16 rounds of push-out: every obstacle the disc overlaps or
-       nearly touches is a plane constraint "end three quarters of a skin
-       outside me", and the smallest motion that meets them all is applied
-       (solved together, so leaving one obstacle never means entering another),
-       unless it is more than ``_FAR`` times the deepest push (the planes of a
-       tight wedge meet far along it).
-    2. If the agent is still not free (wedged where the constraints conflict),
-       candidate spots on rings of growing radius around the start (32
-       headings per ring, radius growing by half each ring) are tried until
-       one is free; the rings end outside the world, where every spot is free.
-       Each free heading of that ring is then bisected back towards the ring
-       before, and the nearest free spot found along the 32 headings is taken.
-
-    ``wf``, ``wi`` are the scratch buffers. Returns ``(x, y, ok)``; ``ok`` is
-    False only if no free spot was found.
+    Rings of candidate spots (32 headings, the first ring a radius and two
+    skins out, each next one half as far again) are tried while their radius
+    is below ``stop``; on the first ring with a free spot, each free heading
+    is bisected back towards the ring before (where it was not free) and the
+    nearest spot found is taken. Returns ``(x, y, distance)``; ``distance``
+    is ``inf`` if no ring had a free spot.
     """
-    x = px
-    y = py
-    for _ in range(16):
-        count = penetrations(world, x, y, radius, 2.0 * skin, wf, wi)
-        worst = math.inf
-        for i in range(count):
-            worst = min(worst, wf[S_SEPARATIONS + i])
-            # Separation after moving v: about separations[i] + n_i . v >= _PUSH_CLEAR skins.
-            wf[S_BOUNDS + i] = _PUSH_CLEAR * skin - wf[S_SEPARATIONS + i]
-        if worst >= 0.5 * skin:
-            return x, y, True
-        vx, vy, err = solve_planes(0.0, 0.0, wf, S_NORMALS, S_BOUNDS, count, slack)
-        if vx == 0.0 and vy == 0.0:
-            break
-        # The deepest push is _PUSH_CLEAR skins past the deepest overlap.
-        if vx * vx + vy * vy > (_FAR * (_PUSH_CLEAR * skin - worst)) ** 2:
-            break
-        x += vx
-        y += vy
-    if _free_spot(world, x, y, radius, 0.5 * skin, skin, wi):
-        return x, y, True
-    # 2. Rings of candidate spots around the start; on the first ring with a
-    #    free spot, each free heading is bisected back towards the ring
-    #    before (where it was not free) and the nearest spot found is taken.
-    escape = _bounds_escape(world, px, py, radius)
     inner = 0.0
     ring = 2.0 * skin + radius
-    while ring < 2.0 * escape:
+    while ring < stop:
         best = math.inf
         best_x = px
         best_y = py
@@ -174,9 +140,75 @@ def recover(world, px, py, radius, skin, slack, wf, wi):
                 best_x = px + hi * ux
                 best_y = py + hi * uy
         if best < math.inf:
-            return best_x, best_y, True
+            return best_x, best_y, best
         inner = ring
         ring *= 1.5
+    return px, py, math.inf
+
+
+@njit(cache=True)
+def recover(world, px, py, radius, skin, slack, wf, wi):
+    """Move an overlapping agent to the nearest free spot (or one within a few per cent).
+
+    1. Up to 16 rounds of push-out: every obstacle the disc overlaps or
+       nearly touches is a plane constraint "end three quarters of a skin
+       outside me", and the smallest motion that meets them all is applied
+       (solved together, so leaving one obstacle never means entering another),
+       unless it is more than ``_FAR`` times the deepest push (the planes of a
+       tight wedge meet far along it).
+    2. One push out of one obstacle is the nearest free spot. Otherwise the
+       push-out heads for the nearest free point, which is not always where
+       the nearest spot for the whole disc is (a room nearer as a point but
+       too small at its corner), so rings of candidate spots closer than
+       where it ended are searched too (:func:`_ring_search`), and the nearer
+       spot is taken.
+    3. If the agent is still not free (wedged where the constraints conflict),
+       the rings go on outwards until one has a free spot; they end outside
+       the world, where every spot is free.
+
+    ``wf``, ``wi`` are the scratch buffers. Returns ``(x, y, ok)``; ``ok`` is
+    False only if no free spot was found.
+    """
+    x = px
+    y = py
+    free = False
+    # One push out of one obstacle goes straight to the nearest free spot.
+    pushes = 0
+    planes = 0
+    for _ in range(16):
+        count = penetrations(world, x, y, radius, 2.0 * skin, wf, wi)
+        planes = max(planes, count)
+        worst = math.inf
+        for i in range(count):
+            worst = min(worst, wf[S_SEPARATIONS + i])
+            # Separation after moving v: about separations[i] + n_i . v >= _PUSH_CLEAR skins.
+            wf[S_BOUNDS + i] = _PUSH_CLEAR * skin - wf[S_SEPARATIONS + i]
+        if worst >= 0.5 * skin:
+            free = True
+            break
+        vx, vy, err = solve_planes(0.0, 0.0, wf, S_NORMALS, S_BOUNDS, count, slack)
+        if vx == 0.0 and vy == 0.0:
+            break
+        # The deepest push is _PUSH_CLEAR skins past the deepest overlap.
+        if vx * vx + vy * vy > (_FAR * (_PUSH_CLEAR * skin - worst)) ** 2:
+            break
+        x += vx
+        y += vy
+        pushes += 1
+    if free or _free_spot(world, x, y, radius, 0.5 * skin, skin, wi):
+        if pushes <= 1 and planes <= 1:
+            return x, y, True
+        # 2. A nearer spot on the rings inside the push-out's distance?
+        pushed = math.sqrt((x - px) ** 2 + (y - py) ** 2)
+        rx, ry, near = _ring_search(world, px, py, radius, skin, wi, 1.5 * pushed)
+        if near < pushed:
+            return rx, ry, True
+        return x, y, True
+    # 3. Rings out to where the world is left behind.
+    rx, ry, near = _ring_search(world, px, py, radius, skin, wi,
+                                2.0 * _bounds_escape(world, px, py, radius))
+    if near < math.inf:
+        return rx, ry, True
     return px, py, False
 
 
