@@ -298,10 +298,12 @@ def test_corridor_tighter_than_the_skin_does_not_launch_the_agent():
         assert agent.step(*d) == tuple(m.position)
 
 
-def test_slide_spends_the_blocked_part_of_the_wish_once():
-    # Sliding down-right along a wall's top, the wall blocks the downward part.
-    # A tree past the wall's end then stops the slide; what is left must not
-    # include the blocked part, saved up to be spent once past the wall.
+def test_slide_path_is_never_longer_than_the_move():
+    # Sliding down-right along a wall's top, the wall blocks the downward part
+    # of the wish. A tree past the wall's end stops the slide; past the wall
+    # the agent turns back down towards where it was going, but with only the
+    # path that is left: the blocked part is not added on top. (Spending it
+    # in full took the agent 6 m down, a path of 9.3 m for a move of 8.5.)
     world = sidestep.World2D()
     world.add_walls([(-10.0, 0.0)], [(2.0, 0.0)])
     world.add_circles([(4.0, 0.5)], 0.5)
@@ -310,14 +312,29 @@ def test_slide_spends_the_blocked_part_of_the_wish_once():
     m = world.move(start, d, radius=0.3)
     assert m.hit and world.clearance(m.position) >= 0.3 - PROMISE
     assert all(0.0 <= c.fraction <= 1.0 for c in m.contacts)
-    # Along the wall's top to the tree (the path's first part), then round
-    # the tree with what is left of the path: no farther than that from the
-    # spot where the tree was met. (Spending the saved-up downward part took
-    # it 6 m down, past the end of the wall.)
     tree = next(c for c in m.contacts if world.family(c.obstacle) == "circle")
     met = tree.point + tree.normal * (0.3 + SKIN)
     assert np.hypot(*(m.position - met)) <= (1.0 - tree.fraction) * np.hypot(*d) + 4 * SKIN
-    assert m.position[1] > -1.0
+    assert m.position[1] < -1.0                  # and it did turn back down
+
+
+def test_dash_glancing_off_a_crate_carries_on_along_the_floor():
+    # One long move (a dash, a knockback) turned down the side of a crate that
+    # stands clear of the floor: below the crate the agent turns back the way
+    # it was going and carries on along the floor, as far as its path allows.
+    world = sidestep.World2D()
+    world.add_boxes([(0.0, 0.0)], [(2.0, 3.0)])
+    world.add_walls([(-50.0, -1.0)], [(50.0, -1.0)])
+    start, d = np.array([3.0, 2.5]), np.array([-40.0, -8.0])
+    m = world.move(start, d, radius=0.2)
+    assert world.clearance(m.position) >= 0.2 - PROMISE
+    assert m.position[1] == pytest.approx(-0.8, abs=2 * SKIN)       # on the floor
+    assert m.position[0] < -30.0                                       # well past the crate
+    # Path: to the crate, down its side, then along the floor; no longer than |d|.
+    crate = next(c for c in m.contacts if world.family(c.obstacle) == "box")
+    met = crate.point + crate.normal * (0.2 + SKIN)
+    path = np.hypot(*(met - start)) + (met[1] + 0.8) + (met[0] - m.position[0])
+    assert path <= np.hypot(*d) + 4 * SKIN
 
 
 def test_fast_ball_does_not_pass_the_bat():

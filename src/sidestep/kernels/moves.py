@@ -366,12 +366,12 @@ def slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
          and sweeps along that motion instead (:func:`_sweep`);
       3. moves to the first contact, ``skin`` outside it.
     The pass ends the move when nothing stopped the sweep; a sweep hit adds a
-    contact and starts another pass with what remains of the motion as the
-    contacts turned it (so the agent slides on along the contact, and a part
-    of the wish a contact blocked is not spent later, past it). An answer
-    that turns back against the wish (the second side of a crease) stops the
-    move there. A move that starts overlapping first recovers
-    (:func:`recover`).
+    contact and starts another pass with what remains of the wish (so the
+    agent slides on along the contact, and once past it turns back towards
+    where it was going). The path is never longer than ``|d|``: each pass
+    moves at most what is left of that length. An answer that turns back
+    against the wish (the second side of a crease) stops the move there. A
+    move that starts overlapping first recovers (:func:`recover`).
 
     ``wf``, ``wi`` are the scratch buffers. Returns ``(x, y, stop, n_contacts,
     recovered)``; contacts are written to ``contacts (k, 6)`` rows
@@ -419,9 +419,27 @@ def slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
         if rem_len <= min_motion:
             stop = STOP_DONE
             break
+        # The path may be no longer than the move: what is left of the wish
+        # keeps the parts contacts blocked (so past them the agent turns back
+        # towards where it was going), but only this much path is left.
+        budget = total - travelled
+        if budget <= min_motion:
+            stop = STOP_SLID if limited else STOP_DONE
+            break
         vx = rem_x
         vy = rem_y
         v_len = rem_len
+        if n_planes == 0 and rem_len > budget:
+            # The sweep along the wish (in _gather) scales with it.
+            k = budget / rem_len
+            vx *= k
+            vy *= k
+            v_len = budget
+            if fraction > k:
+                fraction = 1.0
+                hit = -1
+            else:
+                fraction /= k
         if n_planes > 0:
             # 2. Solve the contact planes the motion really presses on, then
             #    sweep along the answer. A plane is the tangent of its
@@ -479,16 +497,17 @@ def slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
             if v_len <= min_motion or (active and v_len <= skin):
                 stop = STOP_BLOCKED
                 break
+            if v_len > budget:
+                vx *= budget / v_len
+                vy *= budget / v_len
+                v_len = budget
             fraction, hit, hnx, hny = _sweep(world, px, py, vx, vy, radius, skin, n_planes, wi)
-        # 3. Move to the first contact. What is left of the wish is what is
-        #    left of the motion the contacts turned it into: the part they
-        #    blocked is gone, not saved up for when they are passed (which
-        #    would make the path longer than the wish).
+        # 3. Move to the first contact.
         px += fraction * vx
         py += fraction * vy
         travelled += fraction * v_len
-        rem_x = (1.0 - fraction) * vx
-        rem_y = (1.0 - fraction) * vy
+        rem_x -= fraction * vx
+        rem_y -= fraction * vy
         if hit < 0:
             stop = STOP_SLID if limited else STOP_DONE
             break
