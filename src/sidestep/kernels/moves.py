@@ -148,7 +148,7 @@ def _ring_search(world, px, py, radius, skin, wi, stop):
 
 @njit(cache=True)
 def recover(world, px, py, radius, skin, slack, wf, wi):
-    """Move an overlapping agent to the nearest free spot (or one within a few per cent).
+    """Move an overlapping agent to a nearby free spot (the nearest, out of one obstacle).
 
     1. Up to 16 rounds of push-out: every obstacle the disc overlaps or
        nearly touches is a plane constraint "end three quarters of a skin
