@@ -99,6 +99,15 @@ def xy(value, name):
     return float(p[0]), float(p[1])
 
 
+def _float(value, name):
+    """A real number as a float; a Python int beyond float range is a ValueError."""
+    try:
+        return float(value)
+    except OverflowError:
+        raise ValueError(f"{name} {_TOO_LARGE}; got an integer of "
+                         f"{len(str(abs(value)))} digits") from None
+
+
 def number(value, name):
     """``value``, one real number, as a float within ``MAX_COORDINATE``.
 
@@ -107,11 +116,7 @@ def number(value, name):
     if type(value) is not float:
         if not isinstance(value, (numbers.Real, np.floating, np.integer, np.bool_)):
             raise TypeError(f"{name} must be real numbers, got {type(value).__name__}")
-        try:
-            value = float(value)      # a float16 inf compares as within range in float16
-        except OverflowError:
-            raise ValueError(f"{name} {_TOO_LARGE}; got an integer of "
-                             f"{len(str(abs(value)))} digits") from None
+        value = _float(value, name)   # a float16 inf compares as within range in float16
     if not -MAX_COORDINATE <= value <= MAX_COORDINATE:   # NaN fails it too
         if not math.isfinite(value):
             raise ValueError(f"{name} must be finite, got {value}")
@@ -145,11 +150,7 @@ def length(value, name, *, allow_zero=True, allow_inf=False):
             if not (isinstance(value, np.ndarray) and value.shape == ()
                     and value.dtype.kind in "iuf"):
                 raise TypeError(f"{name} must be a number, got {type(value).__name__}")
-        try:
-            v = float(value)
-        except OverflowError:         # a Python int beyond float range
-            raise ValueError(f"{name} {_TOO_LARGE}; got an integer of "
-                             f"{len(str(abs(value)))} digits") from None
+        v = _float(value, name)
     if math.isnan(v) or (math.isinf(v) and not allow_inf):
         raise ValueError(f"{name} must be finite, got {v}")
     if MAX_COORDINATE < abs(v) < math.inf:

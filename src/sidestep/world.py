@@ -382,7 +382,7 @@ class World2D:
         x, y = _moves.move_packed_direct()(self._store.pack(), work, px, py, dx, dy)
         stop, n, recovered = work[_moves.W_OUT:_moves.W_OUT + 3].tolist()
         n = int(n)
-        found = contacts_from(work, n) if n else ()
+        found = contacts_from(work, n)
         return Move(np.array((x, y)), n > 0 or recovered > 0.0, found, _STOPS[int(stop)],
                     recovered > 0.0)
 

@@ -112,10 +112,11 @@ def _parse(path):
     if len(version) != 1 or version[0] not in ("1", "2"):
         raise LevelError(path, f"line {n2}", f"expected format version 1 or 2, got "
                          f"{' '.join(version)[:40]!r}")
-    if len(counts) != 2 or not all(_whole(c) is not None and _whole(c) >= 0 for c in counts):
+    sizes = _wholes(path, n3, counts, "expected two whole numbers 'V P' (vertices, polygons)")
+    if len(sizes) != 2 or min(sizes) < 0:
         raise LevelError(path, f"line {n3}", "expected two whole numbers 'V P' (vertices, "
                          f"polygons), got {' '.join(counts)[:40]!r}")
-    n_vertices, n_polygons = int(counts[0]), int(counts[1])
+    n_vertices, n_polygons = sizes
     body = rows[3:]
     if len(body) < n_vertices + n_polygons:
         last = body[-1][0] if body else n3

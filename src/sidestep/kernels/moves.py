@@ -429,17 +429,6 @@ def slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
         vx = rem_x
         vy = rem_y
         v_len = rem_len
-        if n_planes == 0 and rem_len > budget:
-            # The sweep along the wish (in _gather) scales with it.
-            k = budget / rem_len
-            vx *= k
-            vy *= k
-            v_len = budget
-            if fraction > k:
-                fraction = 1.0
-                hit = -1
-            else:
-                fraction /= k
         if n_planes > 0:
             # 2. Solve the contact planes the motion really presses on, then
             #    sweep along the answer. A plane is the tangent of its
@@ -450,8 +439,6 @@ def slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
             #    skin / 2 (an exact sweep, round ends included) are solved;
             #    planes the answer then presses on join, until it presses on
             #    no other.
-            vx = rem_x
-            vy = rem_y
             err = 0.0
             n_active = _pressed(world, px, py, vx, vy, radius, skin, wf, wi, 0, n_planes)
             n_solved = 0
@@ -502,6 +489,17 @@ def slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
                 vy *= budget / v_len
                 v_len = budget
             fraction, hit, hnx, hny = _sweep(world, px, py, vx, vy, radius, skin, n_planes, wi)
+        elif rem_len > budget:
+            # No planes: the sweep along the wish (in _gather) scales with it.
+            k = budget / rem_len
+            vx *= k
+            vy *= k
+            v_len = budget
+            if fraction > k:
+                fraction = 1.0
+                hit = -1
+            else:
+                fraction /= k
         # 3. Move to the first contact.
         px += fraction * vx
         py += fraction * vy
