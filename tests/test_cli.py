@@ -263,3 +263,32 @@ def test_real_navmesh_walks_scenarios_given_on_the_command_line(capsys):
     data = json.loads(out)
     assert status == 0 and len(data["agents"]) == 10
     assert data["summary"]["min_clearance"] >= -1e-9
+
+
+def test_version_names_the_package(capsys):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.strip() == f"sidestep {sidestep.__version__}"
+
+
+def test_closed_pipe_ends_quietly(tmp_path):
+    # ``sidestep check LEVEL | head -1``: the reader leaves after one line; no
+    # "Broken pipe" error, the status of a command stopped by SIGPIPE.
+    import subprocess
+    import sys
+
+    scene = tmp_path / "walls.json"
+    world = sidestep.World2D()
+    # Far more report than a pipe holds (64 kB), so the writer meets the closed end.
+    xs = np.arange(3000.0)
+    world.add_walls(np.column_stack([xs, 0 * xs]), np.column_stack([xs, 0 * xs + 1]))
+    world.save(scene)
+    proc = subprocess.Popen([sys.executable, "-m", "sidestep", "check", str(scene),
+                             "--radius", "1", "--limit", "100000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait() == 141
+    assert "Broken pipe" not in err and "Traceback" not in err

@@ -126,7 +126,8 @@ def test_cli_demo_prints_the_table_and_writes_the_picture(tmp_path, capsys):
     assert out.read_bytes().startswith(PNG_SIGNATURE)
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split()[0] == "mode" and "penetrations" in lines[0]
-    assert [line.split()[0] for line in lines[1:]] == list(sidestep.MODES)
+    assert [line.split()[0] for line in lines[1:-1]] == list(sidestep.MODES)
+    assert lines[-1] == f"wrote {out}"
 
 
 @pytest.mark.parametrize("argv, words", [

@@ -109,3 +109,40 @@ def test_recovers_from_inside_it(shape):
     world, _, _ = shape
     m = world.move((0.1, 0.05), (0.0, 0.0), radius=0.25)
     assert m.recovered and world.clearance(m.position) >= 0.25 - PROMISE
+
+
+# One point (or ray, or agent) given as (2,) arrays gets that answer alone, from
+# every batch call alike; a (1, 2) array keeps the batch shape.
+def test_batch_calls_answer_one_point_alone(shape):
+    world, oid, _ = shape
+    assert isinstance(world.clearance((-3.0, 0.0)), float)
+    near = world.nearest((-3.0, 0.0))
+    assert near.obstacle == oid and isinstance(near.obstacle, int)
+    assert near.distance == pytest.approx(2.0) and isinstance(near.distance, float)
+    assert near.point.shape == (2,) and near.normal.shape == (2,)
+    hit = world.raycast((-5.0, 0.0), (1.0, 0.0))
+    assert hit.hit is True and hit.obstacle == oid and hit.distance == pytest.approx(4.0)
+    assert hit.point.shape == (2,) and hit.normal.shape == (2,)
+    miss = world.raycast((-5.0, 0.0), (-1.0, 0.0))
+    assert miss.hit is False and miss.obstacle == -1 and miss.distance == math.inf
+    end = world.move_many((-3.0, 0.0), (1.0, 0.0), radius=0.5)
+    assert end.shape == (2,)
+    np.testing.assert_array_equal(end, world.move((-3.0, 0.0), (1.0, 0.0), radius=0.5).position)
+
+
+def test_batch_calls_keep_the_batch_shape_for_one_row(shape):
+    world, oid, _ = shape
+    assert world.clearance([(-3.0, 0.0)]).shape == (1,)
+    near = world.nearest([(-3.0, 0.0)])
+    assert near.obstacle.shape == (1,) and near.point.shape == (1, 2)
+    hits = world.raycast([(-5.0, 0.0)], [(1.0, 0.0)])
+    assert hits.hit.shape == (1,) and hits.point.shape == (1, 2)
+    assert world.move_many([(-3.0, 0.0)], [(1.0, 0.0)]).shape == (1, 2)
+
+
+def test_batch_calls_refuse_one_row_against_a_batch():
+    world = sidestep.World2D()
+    with pytest.raises(ValueError, match="positions and displacements"):
+        world.move_many((0.0, 0.0), [(1.0, 0.0)])
+    with pytest.raises(ValueError, match="origins and directions"):
+        world.raycast((0.0, 0.0), [(1.0, 0.0)])

@@ -13,6 +13,7 @@ import math
 import sys
 from pathlib import Path
 
+from . import __version__
 from .demo import run_demo
 from .world import MODES
 
@@ -125,6 +126,7 @@ def _parser():
     """The command line: ``sidestep demo|render|walk|check ...``."""
     parser = _Parser(prog="sidestep", description="Collision detection and collide-and-slide "
                      "for game characters and cameras.")
+    parser.add_argument("--version", action="version", version=f"sidestep {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                      parser_class=_Parser)
     demo = commands.add_parser(
@@ -296,15 +298,22 @@ def _run_walk(args):
     y_down = _y_down(args)
     if args.out:
         draw_walk(level, run, args.out, y_down=y_down)
+        _wrote(args.out)
     if args.gif:
         with _progress("gif") as bar:
             animate_walk(level, run, args.gif, y_down=y_down, progress=bar)
+        _wrote(args.gif)
     if args.json:
         print(json.dumps({"level": level.name, "summary": run.summary(),
                           "agents": run.agents()}))
     else:
         print(format_table(run))
     return 0
+
+
+def _wrote(path):
+    """Say on stderr where a picture went (stdout stays the table or the JSON)."""
+    sys.stderr.write(f"wrote {path}\n")
 
 
 def _check_gif(path):
@@ -330,6 +339,7 @@ def _run_check(args):
         report = check(level, args.radius, progress=bar)
     if args.out:
         draw_report(level, report, args.out, y_down=_y_down(args))
+        _wrote(args.out)
     if args.json:
         print(json.dumps(report.as_dict()))
     else:
@@ -358,7 +368,8 @@ def main(argv=None):
     Returns
     -------
     int
-        0 on success; 1 when ``check`` found something. Bad input exits
+        0 on success; 1 when ``check`` found something; 141 when stdout was
+        closed early (``| head``), quietly. Bad input exits
         through ``SystemExit`` with status 2 and a one-line message on stderr.
     """
     parser = _parser()
@@ -367,7 +378,17 @@ def main(argv=None):
 
     try:
         with CompileNotice():
-            return _COMMANDS[args.command](args)
+            status = _COMMANDS[args.command](args)
+            sys.stdout.flush()    # a closed pipe shows here, inside the handler below
+            return status
+    except BrokenPipeError:
+        # The reader went away (``sidestep check ... | head``): no message, and
+        # the status a command killed by SIGPIPE has (128 + 13), as ``cat`` gives.
+        # Point stdout at devnull so the interpreter's final flush is quiet.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except ImportError as exc:
         parser.error(f"{args.command} needs matplotlib (pip install \"sidestep[demo]\"): {exc}"
                      if "matplotlib" in str(exc) or "PIL" in str(exc)

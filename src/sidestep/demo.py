@@ -35,12 +35,14 @@ ROUTE = np.array([
 STEP = 0.15
 #: Distance (metres) at which a waypoint counts as reached.
 ARRIVE = 0.2
-#: How each mode's path is drawn: ``push`` thin and dashed over a thick
-#: ``slide``, so that where the two agree both stay visible.
-STYLES = {"slide": dict(color="tab:blue", linewidth=2.6, zorder=3.4),
-          "push": dict(color="tab:green", linewidth=1.4, linestyle=(0, (4, 3)), zorder=3.5),
-          "block": dict(color="tab:red", linewidth=1.6, zorder=3.2),
-          "ghost": dict(color="tab:purple", linewidth=1.6, linestyle=":", zorder=3.1)}
+#: How each mode's path is drawn: ``push`` as a wide pale band under a narrow
+#: ``slide`` line, so that where the two agree (most of the route) both stay
+#: visible, one inside the other.
+STYLES = {"slide": dict(color="tab:blue", linewidth=1.6, zorder=3.5),
+          "push": dict(color="tab:green", linewidth=5.0, alpha=0.45, zorder=3.1,
+                       solid_capstyle="round"),
+          "block": dict(color="tab:red", linewidth=1.4, zorder=3.3),
+          "ghost": dict(color="tab:purple", linewidth=1.4, linestyle=":", zorder=3.4)}
 
 
 def walk(world, radius, mode, route=ROUTE, step=STEP):
@@ -133,7 +135,7 @@ def format_table(rows):
 #: [x0, x1, y0, y1], place on the main view [x0, y0, width, height])``.
 _CLOSE_UPS = (("A: the radial trees", (-2.6, 3.4, -1.4, 3.0), (-23.0, -13.2, 13.5, 9.9)),
               ("B: corner of the long interior wall", (-18.6, -13.8, -0.7, 2.1),
-               (1.0, -8.2, 12.0, 7.0)))
+               (2.0, -8.4, 9.4, 5.5)))
 
 
 def _draw_walks(ax, world, walks, radius):
@@ -226,8 +228,10 @@ def run_demo(out="sidestep-demo.png", radius=0.3):
         raise ValueError(f"radius {radius} does not fit at the route's start, which has "
                          f"{room:.2f} m of room")
     kind = picture_format(out)
+    import matplotlib    # noqa: F401  (missing? say so now, before minutes of compiling)
     walks = {mode: walk(world, radius, mode) for mode in MODES}
     rows = [measure(world, mode, *walks[mode], radius) for mode in MODES]
     print(format_table(rows))
     draw(world, walks, radius, out, kind)
+    print(f"wrote {out}")
     return rows

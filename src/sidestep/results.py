@@ -42,7 +42,7 @@ class Move:
 
 @dataclass(frozen=True)
 class Nearest:
-    """Nearest obstacle surface to each query point (arrays of length n)."""
+    """Nearest obstacle surface to each query point (arrays of length n; one point: scalars)."""
 
     #: ``(n,) int64``: id of the nearest obstacle, -1 in an empty world.
     obstacle: np.ndarray
@@ -56,7 +56,7 @@ class Nearest:
 
 @dataclass(frozen=True)
 class RayHits:
-    """First obstacle surface along each ray (arrays of length n)."""
+    """First obstacle surface along each ray (arrays of length n; one ray: scalars)."""
 
     #: ``(n,) bool``: whether the ray hit within its ``max_distance``.
     hit: np.ndarray

@@ -264,9 +264,9 @@ class World2D:
 
     def __repr__(self):
         families = self._store.family.view()[self._store.alive.view() != 0]
-        counts = ", ".join(f"{int(n)} {FAMILIES[f]}{'s' if n != 1 else ''}"
+        counts = ", ".join(_count(int(n), FAMILIES[f])
                            for f, n in zip(*np.unique(families, return_counts=True)))
-        return f"World2D({len(families)} obstacles{': ' + counts if counts else ''})"
+        return f"World2D({_count(len(families), 'obstacle')}{': ' + counts if counts else ''})"
 
     def __len__(self):
         return int(self._store.alive.view().sum())
@@ -391,23 +391,25 @@ class World2D:
 
         Agents do not collide with each other. Parameters as :meth:`move`, with
         ``positions``, ``displacements (n, 2)`` and ``radius`` a number or ``(n,)``.
+        Like every batch call, one agent given as ``(2,)`` arrays gets a ``(2,)``
+        answer.
 
         Returns
         -------
-        positions : (n, 2) float64
+        positions : (n, 2) float64, or (2,) for one agent
         """
-        p, _ = validation.points(positions, "positions", allow_single=False)
-        d, _ = validation.points(displacements, "displacements", allow_single=False)
-        if p.shape != d.shape:
+        p, single = validation.points(positions, "positions")
+        d, single_d = validation.points(displacements, "displacements")
+        if p.shape != d.shape or single != single_d:
             raise ValueError(f"positions and displacements must have the same shape, got "
-                             f"{p.shape} and {d.shape}")
+                             f"{np.shape(positions)} and {np.shape(displacements)}")
         r = validation.lengths(radius, "radius", len(p))
         code = _MODE_CODES[validation.choice(mode, "mode", MODES)]
         out = np.empty_like(p)
         blob = self._store.pack()
         run_rows(_moves.move_agents, len(p), blob, p, d, r, code,
                  *self._tolerances(), self._max_iterations, out)
-        return out
+        return out[0] if single else out
 
     # ============================================================== queries
     def nearest(self, points):
@@ -415,15 +417,17 @@ class World2D:
 
         Parameters
         ----------
-        points : (n, 2) float64 (or one point (2,))
+        points : (n, 2) float64, or one point (2,)
 
         Returns
         -------
         Nearest
             ``distance`` is signed (negative inside an obstacle); in an empty
-            world, obstacle -1, distance inf, point and normal NaN.
+            world, obstacle -1, distance inf, point and normal NaN. For one
+            point ``(2,)``, each field holds that point's answer alone (an
+            int, a float, ``(2,)`` arrays), as :meth:`clearance` gives a float.
         """
-        p, _ = validation.points(points, "points")
+        p, single = validation.points(points, "points")
         n = len(p)
         owner = np.empty(n, dtype=np.int64)
         sep = np.empty(n)
@@ -433,6 +437,8 @@ class World2D:
         none = owner < 0
         normal[none] = np.nan
         surface[none] = np.nan
+        if single:
+            return Nearest(int(owner[0]), float(sep[0]), surface[0], normal[0])
         return Nearest(owner, sep, surface, normal)
 
     def clearance(self, points):
@@ -458,7 +464,7 @@ class World2D:
 
         Parameters
         ----------
-        origins, directions : (n, 2) float64 (or (2,) for one ray)
+        origins, directions : (n, 2) float64 (or (2,) each for one ray)
             Directions need not be unit length but must not be zero.
         max_distance : float or (n,) float64, >= 0 (inf allowed)
 
@@ -466,12 +472,14 @@ class World2D:
         -------
         RayHits
             A ray that starts inside (or on) an obstacle hits it at distance 0.
+            For one ray given as ``(2,)`` arrays, each field holds that ray's
+            answer alone (a bool, a float, ``(2,)`` arrays, an int).
         """
-        o, _ = validation.points(origins, "origins")
-        d, _ = validation.points(directions, "directions")
-        if o.shape != d.shape:
+        o, single = validation.points(origins, "origins")
+        d, single_d = validation.points(directions, "directions")
+        if o.shape != d.shape or single != single_d:
             raise ValueError(f"origins and directions must have the same shape, got "
-                             f"{o.shape} and {d.shape}")
+                             f"{np.shape(origins)} and {np.shape(directions)}")
         norm = np.hypot(d[:, 0], d[:, 1])
         if np.any(norm == 0.0):
             i = int(np.argmax(norm == 0.0))
@@ -491,6 +499,9 @@ class World2D:
         normal = np.empty((n, 2))
         point = np.empty((n, 2))
         run_rows(raycast_points, n, self._store.pack(), o, unit, md, owner, dist, normal, point)
+        if single:
+            return RayHits(bool(owner[0] >= 0), float(dist[0]), normal[0], int(owner[0]),
+                           point[0])
         return RayHits(owner >= 0, dist, normal, owner, point)
 
     def overlapping(self, point, radius=0.0):
@@ -499,6 +510,13 @@ class World2D:
         r = validation.length(radius, "radius")
         found = overlapping_owners(self._store.pack(), p[0], p[1], r)
         return np.unique(found)
+
+
+def _count(n, noun):
+    """``n`` and ``noun``, plural unless ``n`` is 1: ``"1 box"``, ``"132 boxes"``."""
+    if n == 1:
+        return f"1 {noun}"
+    return f"{n} {noun}{'es' if noun.endswith(('s', 'x')) else 's'}"
 
 
 def _outline_items(vertices, n, k):

@@ -358,8 +358,12 @@ def _draw_scene(ax, world, run, *, with_paths=True):
                         alpha=0.6 if many else 0.9)
         contacts = _contact_starts(run)
         if len(contacts):
-            handles.append(plot.draw_contacts(ax, contacts, color="k", markersize=2.5,
-                                              alpha=0.5, label=f"contact began ({len(contacts)})"))
+            # One mark per touch; the table's and the JSON's ``contacts`` count
+            # frames in contact, so the legend names both counts apart.
+            frames = int(run.deflected.sum())
+            handles.append(plot.draw_contacts(
+                ax, contacts, color="k", markersize=2.5, alpha=0.5,
+                label=f"touches: {len(contacts)} ({frames} frames in contact)"))
         handles.append(ax.plot(*run.positions[-1].T, "o", color="k", markersize=3, zorder=5,
                                label="end")[0])
     handles.insert(0, ax.plot(*run.positions[0].T, "o", markerfacecolor="none",
