@@ -1,5 +1,6 @@
 """The articles' scene, the demo, its drawing helpers and the ``sidestep`` command."""
 import io
+import sys
 
 import matplotlib
 import numpy as np
@@ -151,3 +152,16 @@ def test_cli_help_exits_cleanly(capsys):
         cli.main(["demo", "--help"])
     assert exit_info.value.code == 0
     assert "--radius" in capsys.readouterr().out
+
+
+def test_demo_without_matplotlib_says_so_before_walking(monkeypatch, tmp_path):
+    # No minutes of compiling and walking before "matplotlib is missing".
+    from sidestep import demo
+
+    def no_walk(*args, **kwargs):
+        raise AssertionError("walked before finding matplotlib missing")
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setattr(demo, "walk", no_walk)
+    with pytest.raises(ImportError):
+        demo.run_demo(out=str(tmp_path / "x.png"))

@@ -122,3 +122,13 @@ def test_geometry_round_trip_rebuilds_the_same_clearance(world):
         copy.add_grid(t, s, o)
     pts = np.random.default_rng(6).uniform(-5, 25, (100, 2))
     np.testing.assert_array_equal(copy.clearance(pts), world.clearance(pts))
+
+
+def test_repr_counts_in_plain_english():
+    world = sidestep.World2D()
+    assert repr(world) == "World2D(0 obstacles)"
+    world.add_boxes([(0.0, 0.0)], [(1.0, 1.0)])
+    assert repr(world) == "World2D(1 obstacle: 1 box)"
+    world.add_boxes([(2.0, 0.0), (4.0, 0.0)], [(3.0, 1.0), (5.0, 1.0)])
+    world.add_circles([(9.0, 9.0)], 1.0)
+    assert repr(world) == "World2D(4 obstacles: 1 circle, 3 boxes)"
