@@ -38,7 +38,7 @@ Examples
 >>> route.found, round(route.length, 6)      # no diagonal step past the blocked corner
 (True, 4.0)
 >>> route.points.tolist()
-[[0.5, 0.5], [2.5, 0.5], [2.5, 2.5]]
+[[0.5, 0.5], [0.5, 2.5], [2.5, 2.5]]
 """
 from dataclasses import dataclass
 from pathlib import Path
