@@ -78,15 +78,17 @@ class Route:
 
         A navmesh path bends round obstacle corners, which a disc cannot
         reach: its inner points move ``radius`` (plus 5 %) off them, along
-        each bend's bisector. A grid path bends at cell centres, which keep
-        half a cell from every blocked cell: it is returned as it is.
+        each bend's bisector, and points where it runs straight on are left
+        out (:func:`sidestep.kernels.corridor.clear_corners`). A grid path
+        bends at cell centres, which keep half a cell from every blocked
+        cell: it is returned as it is.
         """
         radius = validation.length(radius, "radius")
         if not self.bends_at_corners or radius == 0.0 or len(self.points) < 3:
             return self.points.copy()
         out = np.empty_like(self.points)
-        _corridor.clear_corners(self.points, radius * 1.05, out)
-        return out
+        count = _corridor.clear_corners(self.points, radius * 1.05, out)
+        return out[:count].copy()
 
 
 def _no_route(reason, corners=False):

@@ -216,24 +216,30 @@ def funnel(portals, out):
 def clear_corners(points, distance, out):
     """A path's inner points moved ``distance`` off the corners they turn round.
 
-    A string-pulled path bends only round obstacle corners, which lie on the
-    outer side of each bend; each inner point moves along the bend's
-    bisector into the bend, so a disc of radius below ``distance`` centred
-    there clears that corner. Straight-through points (no turn) stay; the
-    first and last points stay.
+    A string-pulled path bends only round obstacle corners, and like a
+    string round a peg it has the corner on the inner side of each bend;
+    each inner point moves along the bend's bisector away from that side,
+    so a disc of radius below ``distance`` centred there clears the corner.
+    An inner point where the path runs straight on (it grazes a corner in
+    line with both legs) is left out: a disc cannot stand on it, and the
+    path's line is the same without it. The first and last points stay.
 
     Parameters
     ----------
     points : (k, 2) float64
     distance : float >= 0
     out : (k, 2) float64
+        Receives the points kept.
+
+    Returns
+    -------
+    int
+        How many points were written.
     """
     k = len(points)
-    for i in range(k):
-        out[i, 0] = points[i, 0]
-        out[i, 1] = points[i, 1]
-    if distance <= 0.0:
-        return
+    out[0, 0] = points[0, 0]
+    out[0, 1] = points[0, 1]
+    n = 1
     for i in range(1, k - 1):
         cx = points[i, 0]
         cy = points[i, 1]
@@ -244,14 +250,20 @@ def clear_corners(points, distance, out):
         lu = math.hypot(ux, uy)
         lv = math.hypot(vx, vy)
         if lu == 0.0 or lv == 0.0:
-            continue
+            continue                               # a repeated point
         bx = ux / lu + vx / lv
         by = uy / lu + vy / lv
         lb = math.hypot(bx, by)
         if lb < 1e-9:
             continue                               # no turn
-        out[i, 0] = cx + distance * bx / lb
-        out[i, 1] = cy + distance * by / lb
+        out[n, 0] = cx - distance * bx / lb
+        out[n, 1] = cy - distance * by / lb
+        n += 1
+    if k > 1:
+        out[n, 0] = points[k - 1, 0]
+        out[n, 1] = points[k - 1, 1]
+        n += 1
+    return n
 
 
 @njit(cache=True)
