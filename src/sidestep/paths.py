@@ -72,14 +72,16 @@ class Route:
     #: Whether the path bends at obstacle corners (a navmesh path) rather
     #: than at cell centres (a grid path); see :meth:`waypoints`.
     bends_at_corners: bool = False
+    #: ``(k,) int64``: for a navmesh path, the side of the path each point's
+    #: corner lies on (+1 left, -1 right, 0 the ends); None for a grid path.
+    sides: object = None
 
     def waypoints(self, radius):
         """``(k, 2) float64``: the points a disc of ``radius`` should head for in turn.
 
-        A navmesh path bends round obstacle corners, which a disc cannot
-        reach: its inner points move ``radius`` (plus 5 %) off them, along
-        each bend's bisector, and points where it runs straight on are left
-        out (:func:`sidestep.kernels.corridor.clear_corners`). A grid path
+        A navmesh path touches obstacle corners, which a disc cannot reach:
+        its inner points move ``radius`` (plus 5 %) off them
+        (:func:`sidestep.kernels.corridor.clear_corners`). A grid path
         bends at cell centres, which keep half a cell from every blocked
         cell: it is returned as it is.
         """
@@ -87,8 +89,8 @@ class Route:
         if not self.bends_at_corners or radius == 0.0 or len(self.points) < 3:
             return self.points.copy()
         out = np.empty_like(self.points)
-        count = _corridor.clear_corners(self.points, radius * 1.05, out)
-        return out[:count].copy()
+        _corridor.clear_corners(self.points, self.sides, radius * 1.05, out)
+        return out
 
 
 def _no_route(reason, corners=False):
@@ -133,6 +135,11 @@ class GridNavigator:
         c, r = np.floor((p - self.origin) / self.cell_size).astype(np.int64)
         rows, cols = self.blocked.shape
         return (int(r), int(c)) if 0 <= r < rows and 0 <= c < cols else None
+
+    def walkable(self, point):
+        """Whether ``point`` lies in a free cell of the grid."""
+        cell = self.cell(point)
+        return cell is not None and not self.blocked[cell]
 
     def _where_is(self, what, point):
         """``(flat cell, "")`` or ``(-1, reason)`` for a start or goal."""
@@ -234,6 +241,7 @@ class MeshNavigator:
         self._edges = np.empty(n + 1, np.int64)
         self._portals = np.empty((n + 2, 4))
         self._points = np.empty((n + 3, 2))
+        self._sides = np.empty(n + 3, np.int64)
 
     @classmethod
     def read(cls, path):
@@ -263,6 +271,10 @@ class MeshNavigator:
         return int(_corridor.locate_polygon(p[0], p[1], self.vertices, self.offsets,
                                             self.corners, self.orientation, self._tolerance))
 
+    def walkable(self, point):
+        """Whether ``point`` lies in the mesh (on its edges included)."""
+        return self.polygon(point) >= 0
+
     def route(self, start, goal):
         """The shortest path from ``start`` to ``goal`` through the corridor A* finds.
 
@@ -284,7 +296,7 @@ class MeshNavigator:
         k, _ = _astar.astar_mesh(self.vertices, self.offsets, self.corners, self.across,
                                  self.orientation, a, b, start[0], start[1], goal[0], goal[1],
                                  self._parent, self._g, self._heap, self._where, self._chain,
-                                 self._edges, self._portals, self._points)
+                                 self._edges, self._portals, self._points, self._sides)
         if k == 0:
             return _no_route("no path: the goal's polygon cannot be reached from the start's",
                              True)
@@ -293,9 +305,11 @@ class MeshNavigator:
                                    self._chain[:k], self._edges[:k], start[0], start[1],
                                    goal[0], goal[1], portals)
         out = np.empty((k + 2, 2))
-        count = _corridor.funnel(portals, out)
+        sides = np.empty(k + 2, np.int64)
+        count = _corridor.funnel(portals, out, sides)
         points = np.ascontiguousarray(out[:count])
-        return Route(True, points, float(_corridor.polyline_length(points, count)), "", True)
+        return Route(True, points, float(_corridor.polyline_length(points, count)), "", True,
+                     sides[:count].copy())
 
 
 def navigator(level):

@@ -3,9 +3,10 @@
 Each agent gets a path from the level's navigation data
 (:func:`sidestep.paths.navigator`: grid A* on a Moving AI map, A* and the
 funnel on a navmesh) and walks it frame by frame: each frame it asks for a
-step of ``speed`` towards its next waypoint (landing on it when nearer),
-and :meth:`World2D.move_many` moves all agents at once, so collision keeps
-them out of everything the path may graze. Per scenario, :class:`Followed`
+step of ``speed`` towards its next waypoint (landing on it when nearer;
+passing it within its radius when a wall holds it off), and
+:meth:`World2D.move_many` moves all agents at once, so collision keeps them
+out of everything the path may graze. Per scenario, :class:`Followed`
 reports whether the agent reached its goal, the length it walked against
 the path's length and the file's optimal length, and, for an agent that
 made no headway for :data:`STUCK_FRAMES` frames, where it got stuck: a place
@@ -14,9 +15,8 @@ pass (a level-QA finding: the navigation data and the collision geometry
 disagree).
 
 An end of a scenario closer to a wall than the radius (navmesh scenarios
-start and end on the mesh's edges) is first moved to where the disc fits:
-a collide-and-slide move from the path's next point towards it ends as
-near it as the disc can stand, on the walkable side. ``start``/``goal`` in
+start and end on the mesh's edges) is first moved to where the disc fits,
+on the side the navigation data calls walkable (:func:`_fit`). ``start``/``goal`` in
 the report are those points; ``scenario_start``/``scenario_goal`` the file's.
 
 >>> import numpy as np, sidestep
@@ -114,13 +114,23 @@ class Followed:
         return total
 
 
-def _fit(world, point, toward, radius):
-    """``point``, or the nearest place to it where the disc fits, reached from ``toward``."""
+def _fit(world, navigator, point, toward, radius):
+    """``point``, or a place near it where the disc fits, on the walkable side.
+
+    Two tries: a collide-and-slide move from ``toward`` (the path's next
+    point) to ``point``, which ends as near it as the disc gets along that
+    approach, and the world's push out of the overlap; the nearer of those
+    the navigation data calls walkable (``point`` itself when neither is).
+    """
     if radius == 0.0 or world.clearance(point) >= radius:
         return point
+    tries = [world.move(point, (0.0, 0.0), radius=radius).position]
     if world.clearance(toward) >= radius:
-        return world.move(toward, point - toward, radius=radius).position
-    return world.move(point, (0.0, 0.0), radius=radius).position
+        tries.append(world.move(toward, point - toward, radius=radius).position)
+    tries = [p for p in tries if navigator.walkable(p)]
+    if not tries:
+        return point
+    return min(tries, key=lambda p: float(np.hypot(*(p - point))))
 
 
 def follow(world, navigator, starts, goals, *, optimal=None, steps=None, speed=None,
@@ -181,8 +191,8 @@ def follow(world, navigator, starts, goals, *, optimal=None, steps=None, speed=N
             ways.append(s[None, :].copy())
             continue
         points = route.waypoints(radius)
-        points[0] = _fit(world, points[0], points[1], radius)
-        points[-1] = _fit(world, points[-1], points[-2], radius)
+        points[0] = _fit(world, navigator, points[0], points[1], radius)
+        points[-1] = _fit(world, navigator, points[-1], points[-2], radius)
         ways.append(points)
     longest = max(len(w) for w in ways)
     waypoints = np.empty((n, longest, 2))
@@ -219,23 +229,28 @@ def follow(world, navigator, starts, goals, *, optimal=None, steps=None, speed=N
     positions[0] = waypoints[:, 0]
     gaps[0] = world.clearance(positions[0]) - radius
     near = ARRIVE * speed
+    held = np.zeros(n, bool)             # the last move fell short of the step asked for
     frame = 0
     while frame < steps and active.any():
         here = positions[frame]
         gap = waypoints[rows, target] - here
         distance = np.hypot(*gap.T)
-        # Pass every waypoint the agent is on (it lands on each when free).
-        passed = active & (distance <= near) & (target < last)
+        # Pass every waypoint the agent is on (it lands on each when free),
+        # or within its radius of when held back by a wall: a disc cannot
+        # stand on a cell centre half a cell from a wall if it is wider.
+        reach = np.where(held, radius + near, near)
+        passed = active & (distance <= reach) & (target < last)
         while passed.any():
             target[passed] += 1
             gap = waypoints[rows, target] - here
             distance = np.hypot(*gap.T)
-            passed = active & (distance <= near) & (target < last)
+            passed = active & (distance <= reach) & (target < last)
         arrived = active & (target == last) & (distance <= near)
         active &= ~arrived
         share = np.where(active, np.minimum(speed, distance), 0.0)
         step = gap * (share / np.maximum(distance, 1e-300))[:, None]
         there = world.move_many(here, step, radius=radius, mode=mode)
+        held = np.hypot(*(there - here - step).T) > STUCK * share
         positions[frame + 1] = there
         desired[frame] = step
         gaps[frame + 1] = world.clearance(there) - radius
@@ -256,8 +271,12 @@ def follow(world, navigator, starts, goals, *, optimal=None, steps=None, speed=N
         active &= ~stuck
         if progress is not None:
             progress(frame, steps)
+    # The goals headed for: the fitted ends, and the scenario's goal for an
+    # agent without a path (it did not reach it).
+    found = np.array([r.found for r in routes])
+    headed = np.where(found[:, None], waypoints[rows, last], goals)
     run = Walk(positions[:frame + 1].copy(), desired[:frame].copy(), gaps[:frame + 1].copy(),
-               waypoints[rows, last].copy(), radius, mode, speed)
+               headed, radius, mode, speed)
     return Followed(run, routes, starts.copy(), goals.copy(), optimal.copy(), stuck_frame,
                     stuck_at, stuck_toward, navigator.finder)
 

@@ -175,7 +175,7 @@ def trace_back(parent, goal, out):
 
 @njit(cache=True)
 def astar_mesh(vertices, offsets, corners, across, orientation, start, goal, sx, sy, gx, gy,
-               parent, g, heap, where, chain, edges, portals, points):
+               parent, g, heap, where, chain, edges, portals, points, sides):
     """A corridor of navmesh polygons from ``start`` to ``goal``, by the length of its path.
 
     A search node is an edge crossed from one polygon into the next (the
@@ -213,6 +213,7 @@ def astar_mesh(vertices, offsets, corners, across, orientation, start, goal, sx,
         crossed into ``chain[j]``.
     portals : (P + 2, 4) float64
     points : (P + 3, 2) float64
+    sides : (P + 3,) int64
         Scratch for the funnel.
 
     Returns
@@ -249,7 +250,7 @@ def astar_mesh(vertices, offsets, corners, across, orientation, start, goal, sx,
             edges[k] = h
             corridor_portals(vertices, offsets, corners, orientation, chain[:k + 1],
                              edges[:k + 1], sx, sy, gx, gy, portals[:k + 2])
-            key = polyline_length(points, funnel(portals[:k + 2], points))
+            key = polyline_length(points, funnel(portals[:k + 2], points, sides))
             if key < g[h]:
                 g[h] = key
                 parent[h] = node

@@ -122,17 +122,21 @@ def _beside(ax, ay, bx, by, cx, cy, side):
 
 
 @njit(cache=True)
-def _append(out, n, x, y):
-    """Add ``(x, y)`` after the ``n`` points of ``out`` unless it repeats the last; returns the count."""
+def _append(out, sides, n, x, y, side):
+    """Add ``(x, y)`` on ``side`` after the ``n`` points of ``out`` unless it repeats the last.
+
+    Returns the new count.
+    """
     if out[n - 1, 0] == x and out[n - 1, 1] == y:
         return n
     out[n, 0] = x
     out[n, 1] = y
+    sides[n] = side
     return n + 1
 
 
 @njit(cache=True)
-def funnel(portals, out):
+def funnel(portals, out, sides):
     """String pulling: the shortest path through ``portals`` from the first to the last.
 
     Parameters
@@ -142,6 +146,9 @@ def funnel(portals, out):
         the start and the goal (both ends equal).
     out : (m + 1, 2) float64
         Receives the path's points, start and goal included.
+    sides : (m + 1,) int64
+        Receives, per point, the side of the path its corner lies on: +1
+        left, -1 right (a portal's left or right end), 0 for the start and goal.
 
     Returns
     -------
@@ -160,6 +167,7 @@ def funnel(portals, out):
     right_i = 0
     out[0, 0] = apex_x
     out[0, 1] = apex_y
+    sides[0] = 0
     n = 1
     i = 1
     while i < m:
@@ -167,8 +175,11 @@ def funnel(portals, out):
         ly = portals[i, 1]
         rx = portals[i, 2]
         ry = portals[i, 3]
-        # The right side: does the new right end narrow the funnel?
-        if _cross(apex_x, apex_y, right_x, right_y, rx, ry) >= 0.0:
+        # The right side: does the new right end narrow the funnel? One in
+        # line with the right side does not: the corner it lies beyond stays
+        # on the path, where the path grazes it.
+        if (apex_x == right_x and apex_y == right_y) or \
+                _cross(apex_x, apex_y, right_x, right_y, rx, ry) > 0.0:
             if (apex_x == right_x and apex_y == right_y) or \
                     _beside(apex_x, apex_y, left_x, left_y, rx, ry, -1.0):
                 right_x = rx
@@ -176,7 +187,7 @@ def funnel(portals, out):
                 right_i = i
             else:
                 # It crossed the left side: the left end is a corner of the path.
-                n = _append(out, n, left_x, left_y)
+                n = _append(out, sides, n, left_x, left_y, 1)
                 apex_x = left_x
                 apex_y = left_y
                 apex_i = left_i
@@ -186,14 +197,15 @@ def funnel(portals, out):
                 i = apex_i + 1
                 continue
         # The left side, in mirror.
-        if _cross(apex_x, apex_y, left_x, left_y, lx, ly) <= 0.0:
+        if (apex_x == left_x and apex_y == left_y) or \
+                _cross(apex_x, apex_y, left_x, left_y, lx, ly) < 0.0:
             if (apex_x == left_x and apex_y == left_y) or \
                     _beside(apex_x, apex_y, right_x, right_y, lx, ly, 1.0):
                 left_x = lx
                 left_y = ly
                 left_i = i
             else:
-                n = _append(out, n, right_x, right_y)
+                n = _append(out, sides, n, right_x, right_y, -1)
                 apex_x = right_x
                 apex_y = right_y
                 apex_i = right_i
@@ -209,37 +221,35 @@ def funnel(portals, out):
         out[n, 0] = last_x
         out[n, 1] = last_y
         n += 1
+    sides[n - 1] = 0
     return n
 
 
 @njit(cache=True)
-def clear_corners(points, distance, out):
+def clear_corners(points, sides, distance, out):
     """A path's inner points moved ``distance`` off the corners they turn round.
 
-    A string-pulled path bends only round obstacle corners, and like a
-    string round a peg it has the corner on the inner side of each bend;
-    each inner point moves along the bend's bisector away from that side,
-    so a disc of radius below ``distance`` centred there clears the corner.
-    An inner point where the path runs straight on (it grazes a corner in
-    line with both legs) is left out: a disc cannot stand on it, and the
-    path's line is the same without it. The first and last points stay.
+    A string-pulled path touches obstacles only at its inner points, each
+    an obstacle corner on a known side of the path (``sides``, from
+    :func:`funnel`). Where the path bends, the corner is on the inner side
+    of the bend (a string round a peg) and the point moves along the
+    bend's bisector away from it; where it runs straight on, grazing the
+    corner, the point moves square to the path, away from the corner's
+    side. A disc of radius below ``distance`` centred on the moved point
+    clears that corner. The first and last points stay.
 
     Parameters
     ----------
     points : (k, 2) float64
+    sides : (k,) int64
+        +1 the point's corner lies left of the path, -1 right, 0 none.
     distance : float >= 0
     out : (k, 2) float64
-        Receives the points kept.
-
-    Returns
-    -------
-    int
-        How many points were written.
     """
     k = len(points)
-    out[0, 0] = points[0, 0]
-    out[0, 1] = points[0, 1]
-    n = 1
+    for i in range(k):
+        out[i, 0] = points[i, 0]
+        out[i, 1] = points[i, 1]
     for i in range(1, k - 1):
         cx = points[i, 0]
         cy = points[i, 1]
@@ -254,16 +264,13 @@ def clear_corners(points, distance, out):
         bx = ux / lu + vx / lv
         by = uy / lu + vy / lv
         lb = math.hypot(bx, by)
-        if lb < 1e-9:
-            continue                               # no turn
-        out[n, 0] = cx - distance * bx / lb
-        out[n, 1] = cy - distance * by / lb
-        n += 1
-    if k > 1:
-        out[n, 0] = points[k - 1, 0]
-        out[n, 1] = points[k - 1, 1]
-        n += 1
-    return n
+        if lb > 1e-9:
+            out[i, 0] = cx - distance * bx / lb
+            out[i, 1] = cy - distance * by / lb
+        elif sides[i] != 0:
+            # Straight on: the left normal of the way out is (-vy, vx).
+            out[i, 0] = cx + sides[i] * distance * vy / lv
+            out[i, 1] = cy - sides[i] * distance * vx / lv
 
 
 @njit(cache=True)
