@@ -175,3 +175,18 @@ def test_walk_straight_mode_is_named_and_keeps_the_old_walk(capsys):
     status, out, _ = run(["walk", path, "--scen", scen, "--agents", "10", "--radius", "0.3"],
                          capsys)
     assert status == 0 and "grid A*" in out and "walked" in out
+
+
+def test_scene_scenarios_follow_a_grid_path_or_say_they_walk_straight(tmp_path, capsys):
+    scenarios = sidestep.Scenarios(np.array([[0.5, 0.5]]), np.array([[0.5, 6.5]]))
+    world, _ = gap_world(1)
+    gridded = sidestep.save(world, tmp_path / "gap.json", scenarios=scenarios)
+    status, out, err = run(["walk", gridded, "--radius", "0.3", "--json"], capsys)
+    agent = json.loads(out)["agents"][0]
+    assert status == 0 and err == "" and agent["reached"] and agent["optimal_length"] is None
+    bare = sidestep.World2D()
+    bare.add_walls([(-5.0, 3.0)], [(5.0, 3.0)])
+    plain = sidestep.save(bare, tmp_path / "wall.json", scenarios=scenarios)
+    status, out, err = run(["walk", plain, "--radius", "0.3", "--json"], capsys)
+    assert status == 0 and "no navigation data" in err
+    assert json.loads(out)["summary"]["route"] == "straight"

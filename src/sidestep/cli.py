@@ -255,7 +255,7 @@ def _run_render(args):
 
 
 def _agents(args, level):
-    """Starts and goals (or None) of the agents ``walk`` was asked for."""
+    """Starts, goals (or None) and, for scenario rows, optimal lengths (or None) of the agents."""
     import numpy as np
 
     from .commands.walk import free_starts
@@ -276,7 +276,9 @@ def _agents(args, level):
         return free_starts(level.world, count, args.radius, rng, level.spawns), None, None
     count = min(args.agents or SCENARIO_AGENTS, len(scenarios.starts))
     rows = np.unique(np.linspace(0, len(scenarios.starts) - 1, count).round().astype(int))
-    lengths = scenarios.lengths[rows] if len(scenarios.lengths) == len(scenarios.starts) else None
+    # Scenario agents carry their file's optimal lengths (NaN when it gives none).
+    given = len(scenarios.lengths) == len(scenarios.starts)
+    lengths = scenarios.lengths[rows] if given else np.full(len(rows), np.nan)
     return scenarios.starts[rows], scenarios.goals[rows], lengths
 
 
