@@ -1,4 +1,4 @@
-"""Path finding on the real levels of ``../shared/data``: time per path, and lengths against the files'.
+"""Path finding on the real levels of ``../shared/data``: time per path, lengths against the files'.
 
 For each Moving AI map, the grid A* of :mod:`sidestep.paths` runs on rows spread
 over the map's ``.scen`` file and is compared with the file's optimal lengths;

@@ -1,4 +1,4 @@
-"""Agents following paths (``walk`` with scenarios): reached, length walked, where they got stuck."""
+"""Agents following paths (``walk`` with scenarios): reached, length walked, where stuck."""
 import json
 from pathlib import Path
 

@@ -100,7 +100,7 @@ class Followed:
         return rows
 
     def summary(self):
-        """:meth:`Walk.summary`'s totals, and ``route``, ``finder``, ``no_path`` and ``stuck`` counts."""
+        """:meth:`Walk.summary`'s totals, and the route, finder, no_path and stuck counts."""
         total = self.walk.summary()
         ratios = [r["walked_over_optimal"] for r in self.agents()
                   if r["reached"] and r["walked_over_optimal"] is not None]

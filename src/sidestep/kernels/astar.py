@@ -262,7 +262,10 @@ def astar_mesh(vertices, offsets, corners, across, orientation, start, goal, sx,
 
 @njit(cache=True)
 def _chain(across, start, parent, node, n_edges, avoid, chain, edges):
-    """The polygons (and edges crossed) from the start to ``node``, in order; 0 if ``avoid`` is among them."""
+    """The polygons (and edges crossed) from the start to ``node``, in order.
+
+    Returns how many; 0 when ``avoid`` is among them.
+    """
     k = 0
     while True:
         p = start if node == n_edges else across[node]

@@ -109,7 +109,7 @@ def corridor_portals(vertices, offsets, corners, orientation, chain, edges, sx, 
 
 @njit(cache=True)
 def _beside(ax, ay, bx, by, cx, cy, side):
-    """Whether ``c`` lies strictly on ``side`` (+1 left, -1 right) of the ray from ``a`` through ``b``.
+    """Whether ``c`` lies strictly on ``side`` (+1 left, -1 right) of the ray from ``a`` via ``b``.
 
     A ``c`` straight behind ``a`` counts as beside it: a start lying on
     the first portal opens a half-plane funnel whose sides point opposite
