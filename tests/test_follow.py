@@ -8,7 +8,7 @@ import pytest
 
 import sidestep
 from sidestep import cli
-from sidestep.commands.follow import follow, format_table
+from sidestep.commands.follow import find_routes, follow, format_table
 from sidestep.paths import GridNavigator, navigator
 
 matplotlib.use("Agg")
@@ -190,3 +190,16 @@ def test_scene_scenarios_follow_a_grid_path_or_say_they_walk_straight(tmp_path, 
     status, out, err = run(["walk", plain, "--radius", "0.3", "--json"], capsys)
     assert status == 0 and "no navigation data" in err
     assert json.loads(out)["summary"]["route"] == "straight"
+
+
+def test_routes_found_ahead_are_followed_and_report_progress():
+    world, nav = gap_world(1)
+    seen = []
+    routes = find_routes(nav, [(0.5, 0.5), (8.5, 0.5)], [(0.5, 6.5), (8.5, 6.5)],
+                         progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(1, 2), (2, 2)]
+    run_ = follow(world, nav, [(0.5, 0.5), (8.5, 0.5)], [(0.5, 6.5), (8.5, 6.5)],
+                  radius=0.3, speed=0.1, routes=routes)
+    assert run_.routes is routes and all(a["reached"] for a in run_.agents())
+    with pytest.raises(ValueError, match="route per start"):
+        follow(world, nav, [(0.5, 0.5)], [(0.5, 6.5)], routes=routes)

@@ -307,12 +307,15 @@ def _run_walk(args):
         if navigator is None:
             print(f"walk: {level.name or args.level} has no navigation data (a grid or a "
                   "navmesh): scenario agents head straight at their goals", file=sys.stderr)
+    if navigator is not None:
+        from .commands import follow
+        with _progress("paths") as bar:
+            routes = follow.find_routes(navigator, starts, goals, progress=bar)
     with _progress("walk") as bar:
         if navigator is not None:
-            from .commands import follow
             run = follow.follow(level.world, navigator, starts, goals, optimal=lengths,
                                 steps=args.steps, speed=args.speed, radius=args.radius,
-                                mode=args.mode, progress=bar)
+                                mode=args.mode, routes=routes, progress=bar)
         else:
             run = walk(level.world, starts, goals=goals, steps=args.steps, speed=args.speed,
                        radius=args.radius, mode=args.mode, seed=args.seed, progress=bar)

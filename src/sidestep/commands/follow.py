@@ -133,8 +133,24 @@ def _fit(world, navigator, point, toward, radius):
     return min(tries, key=lambda p: float(np.hypot(*(p - point))))
 
 
+def find_routes(navigator, starts, goals, progress=None):
+    """One :class:`sidestep.paths.Route` per start/goal pair, as a tuple.
+
+    ``progress``, if given, is called as ``progress(done, total)`` after each
+    path (a big map takes a fraction of a second per path).
+    """
+    starts = np.asarray(starts, float).reshape(-1, 2)
+    goals = np.asarray(goals, float).reshape(-1, 2)
+    routes = []
+    for s, g in zip(starts, goals):
+        routes.append(navigator.route(s, g))
+        if progress is not None:
+            progress(len(routes), len(starts))
+    return tuple(routes)
+
+
 def follow(world, navigator, starts, goals, *, optimal=None, steps=None, speed=None,
-           radius=0.0, mode="slide", progress=None):
+           radius=0.0, mode="slide", routes=None, progress=None):
     """Walk agents along paths from ``starts`` to ``goals``.
 
     Parameters
@@ -155,6 +171,8 @@ def follow(world, navigator, starts, goals, *, optimal=None, steps=None, speed=N
         Step asked for per frame (world units); :func:`default_speed` by default.
     radius : float >= 0
     mode : {"slide", "push", "block", "ghost"}
+    routes : tuple of Route, optional
+        The paths, found already (:func:`find_routes`); found here by default.
     progress : callable, optional
         Called as ``progress(frame, steps)`` after each frame.
 
@@ -182,7 +200,10 @@ def follow(world, navigator, starts, goals, *, optimal=None, steps=None, speed=N
     if not (math.isfinite(speed) and speed > 0):
         raise ValueError(f"speed must be a finite number > 0, got {speed}")
 
-    routes = tuple(navigator.route(s, g) for s, g in zip(starts, goals))
+    if routes is None:
+        routes = find_routes(navigator, starts, goals)
+    elif len(routes) != n:
+        raise ValueError(f"need one route per start, got {len(routes)} for {n} starts")
     # Each agent's waypoints, its ends fitted to the radius; an agent without
     # a path stays where it starts.
     ways = []
