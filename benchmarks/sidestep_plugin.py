@@ -36,13 +36,12 @@ def make_w1_move(world):
     """
     w = _w1_world(world)
     radius = float(world["agent_radius"])
-    move = w.move
-    last = [move(world["start"], (0.0, 0.0), radius=radius)]   # loads the compiled kernel
+    position = w.move(world["start"], (0.0, 0.0), radius=radius).position   # loads the kernel
 
     def step(dx, dy):
-        m = move(last[0].position, (dx, dy), radius=radius)
-        last[0] = m
-        return m.position
+        nonlocal position
+        position = w.move(position, (dx, dy), radius=radius).position
+        return position
 
     return step
 
