@@ -46,3 +46,11 @@ MAX_ITERATIONS = 8
 #: What the non-penetration promise allows (world units):
 #: after a ``slide`` move, ``clearance(position) >= radius - PROMISE``.
 PROMISE = 1e-9
+
+#: How far (as a fraction of a panel's size, its largest extent along an axis,
+#: and never less than this in world units) a panel's corner may lie from the
+#: panel's plane before ``World3D.add_panels`` refuses it as not planar. Panels
+#: made by hand or exported as floats are planar only to rounding; a corner
+#: further off than this bends the panel visibly, and the flat-panel math
+#: would put its surface where it is not.
+PANEL_FLATNESS = 1e-6

@@ -50,29 +50,31 @@ def _check_finite(arr, name):
         raise ValueError(f"{name} {_TOO_LARGE}; found {value:g}{where}")
 
 
-def points(value, name, *, allow_single=True):
-    """``value`` as an ``(n, 2)`` float64 array; returns ``(array, was_single)``.
+def points(value, name, *, allow_single=True, dim=2):
+    """``value`` as an ``(n, dim)`` float64 array; returns ``(array, was_single)``.
 
-    A single point ``(2,)`` is accepted when ``allow_single`` and reported so
-    the caller can answer with scalars.
+    A single point ``(dim,)`` is accepted when ``allow_single`` and reported so
+    the caller can answer with scalars. ``dim`` is 2 for :class:`World2D`, 3
+    for :class:`World3D`.
     """
     arr = as_float_array(value, name)
     single = False
-    if arr.ndim == 1 and arr.shape[0] == 2 and allow_single:
-        arr = arr.reshape(1, 2)
+    if arr.ndim == 1 and arr.shape[0] == dim and allow_single:
+        arr = arr.reshape(1, dim)
         single = True
-    if arr.ndim != 2 or arr.shape[1] != 2:
-        raise ValueError(f"{name} must have shape (n, 2)"
-                         f"{' or (2,)' if allow_single else ''}, got shape {arr.shape}")
+    if arr.ndim != 2 or arr.shape[1] != dim:
+        raise ValueError(f"{name} must have shape (n, {dim})"
+                         f"{f' or ({dim},)' if allow_single else ''}, got shape {arr.shape}")
     _check_finite(arr, name)
     return np.ascontiguousarray(arr), single
 
 
-def point(value, name):
-    """``value`` as a finite ``(2,)`` float64 array."""
+def point(value, name, dim=2):
+    """``value`` as a finite ``(dim,)`` float64 array."""
     arr = as_float_array(value, name)
-    if arr.shape != (2,):
-        raise ValueError(f"{name} must be a 2D point of shape (2,), got shape {arr.shape}")
+    if arr.shape != (dim,):
+        raise ValueError(f"{name} must be a {dim}D point of shape ({dim},), got shape "
+                         f"{arr.shape}")
     _check_finite(arr, name)
     return arr
 

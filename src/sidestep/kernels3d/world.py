@@ -1,0 +1,504 @@
+"""Queries over a whole 3D world: which obstacle is nearest, touched, or hit by a ray.
+
+The 3D mirror of :mod:`sidestep.kernels.world`. A world reaches the kernels
+as a :class:`Packed3D`: one row per **primitive** (``kind``, ``owner`` id,
+``part``, ``PARAMS`` floats of parameters), the corners of polygon panels, the
+obstacles' ``alive`` flags, and a bounding volume hierarchy over the
+primitives' boxes (:mod:`~sidestep.kernels3d.bvh`). Primitives:
+
+* ``PRIM_POLYGON``: a planar panel, convex or concave; ``params`` hold the
+  first corner and the corner count in ``vertices`` and its sides flag;
+* ``PRIM_TRIANGLE``: one triangle of a mesh: its three corners inline
+  (``0:9``), the active-edge flags and the sides flag;
+* ``PRIM_BOX``: ``[minx, miny, minz, maxx, maxy, maxz]``, solid;
+* ``PRIM_SPHERE``: ``[cx, cy, cz, radius]``, solid;
+* ``PRIM_CYLINDER``: ``[bx, by, bz, radius, height, axis]``, solid, upright
+  along coordinate ``axis`` from its base.
+
+The agent is a sphere or an upright capsule: to the kernels, a **core**
+segment ``a -> b`` (``a == b`` for a sphere) and a radius.
+"""
+import math
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from ..kernels.borrow import borrow
+from ..kernels.row_queue import next_rows
+from . import bvh as _bvh
+from .box import ray_box, separation_segment_box, sweep_segment_box
+from .cylinder import ray_cylinder, separation_segment_cylinder, sweep_segment_cylinder
+from .polygon import ray_polygon, separation_segment_polygon, sweep_segment_polygon
+from .sphere import ray_sphere, separation_segment_sphere, sweep_segment_sphere
+from .triangle import ray_triangle, separation_segment_triangle, sweep_segment_triangle
+
+PRIM_POLYGON = 0
+PRIM_TRIANGLE = 1
+PRIM_BOX = 2
+PRIM_SPHERE = 3
+PRIM_CYLINDER = 4
+
+#: Floats of parameters per primitive row.
+PARAMS = 12
+# Polygon rows: where its corners are, how many, and which sides block.
+P_FIRST, P_COUNT, P_SIDES = 0, 1, 2
+# Triangle rows: corners at 0:9, then the active-edge flags and the sides flag.
+P_EDGES, P_TRI_SIDES = 9, 10
+
+#: Sides codes (``sides=`` of panels, meshes and rays).
+SIDES_BOTH = 0
+SIDES_FRONT = 1
+
+#: Contact rows one query or slide pass handles at once.
+MAX_PLANES = 32
+
+# flags[F_REMOVED]: 1 once an obstacle was removed (only then are alive flags read).
+F_REMOVED = 0
+
+Packed3D = namedtuple("Packed3D", [
+    "kind",       # (m,) int64 primitive kind
+    "owner",      # (m,) int64 obstacle id
+    "part",       # (m,) int64 part (mesh triangle index, -1 otherwise)
+    "params",     # (m, PARAMS) float64
+    "vertices",   # (v, 3) float64 polygon corners
+    "alive",      # (ids,) uint8
+    "flags",      # (1,) int64: F_REMOVED
+    "scale",      # (1,) float64: the mean size of a primitive's box (ray marching step)
+    "tree",       # the bounding volume hierarchy's arrays (bvh.Tree)
+])
+
+# Scratch per thread (or per agent): flat float and int buffers.
+S_NORMALS = 0                       # floats, (MAX_PLANES, 3)
+S_SEPARATIONS = 3 * MAX_PLANES      # floats, (MAX_PLANES,)
+S_POINTS = 4 * MAX_PLANES           # floats, (MAX_PLANES, 3)
+S_BOUNDS = 7 * MAX_PLANES           # floats, (MAX_PLANES,)
+SCRATCH_FLOATS = 8 * MAX_PLANES
+S_OWNERS = 0                        # ints, (MAX_PLANES,) obstacle id per contact row
+S_PRIMS = MAX_PLANES                # ints, (MAX_PLANES,) primitive per contact row
+S_PARTS = 2 * MAX_PLANES            # ints, (MAX_PLANES,) part per contact row
+SCRATCH_INTS = 3 * MAX_PLANES
+
+
+def scratch():
+    """Fresh scratch buffers ``(floats, ints)`` for one agent."""
+    return np.zeros(SCRATCH_FLOATS), np.zeros(SCRATCH_INTS, dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def core(px, py, pz, half, up):
+    """The agent's core segment: ``p -+ half`` along axis ``up`` (``a == b`` for a sphere)."""
+    ax = px
+    ay = py
+    az = pz
+    bx = px
+    by = py
+    bz = pz
+    if half > 0.0:
+        if up == 0:
+            ax -= half
+            bx += half
+        elif up == 1:
+            ay -= half
+            by += half
+        else:
+            az -= half
+            bz += half
+    return ax, ay, az, bx, by, bz
+
+
+@njit(cache=True, inline="always")
+def prim_alive(world, e):
+    """Whether primitive ``e`` belongs to an obstacle still in the world."""
+    return world.flags[F_REMOVED] == 0 or world.alive[world.owner[e]] != 0
+
+
+@njit(cache=True)
+def separation_prim(world, e, ax, ay, az, bx, by, bz):
+    """Signed distance from the core ``a -> b`` to primitive ``e``'s surface.
+
+    Returns ``(separation, nx, ny, nz, qx, qy, qz)``: the normal from the
+    surface towards the core, and the surface point nearest it. A panel or
+    triangle seen from behind when it blocks only from the front is ``inf``.
+    """
+    k = world.kind[e]
+    p = world.params[e]
+    if k == PRIM_TRIANGLE:
+        return separation_segment_triangle(ax, ay, az, bx, by, bz, p[0], p[1], p[2], p[3],
+                                           p[4], p[5], p[6], p[7], p[8], int(p[P_EDGES]),
+                                           int(p[P_TRI_SIDES]))
+    if k == PRIM_POLYGON:
+        return separation_segment_polygon(ax, ay, az, bx, by, bz, world.vertices,
+                                          int(p[P_FIRST]), int(p[P_COUNT]), int(p[P_SIDES]))
+    if k == PRIM_BOX:
+        return separation_segment_box(ax, ay, az, bx, by, bz, p[0], p[1], p[2], p[3], p[4],
+                                      p[5])
+    if k == PRIM_SPHERE:
+        return separation_segment_sphere(ax, ay, az, bx, by, bz, p[0], p[1], p[2], p[3])
+    return separation_segment_cylinder(ax, ay, az, bx, by, bz, p[0], p[1], p[2], p[3], p[4],
+                                       int(p[5]))
+
+
+@njit(cache=True)
+def sweep_prim(world, e, ax, ay, az, bx, by, bz, dx, dy, dz, radius):
+    """First touch of the core grown by ``radius`` moving by ``d`` against primitive ``e``.
+
+    Returns ``(fraction, nx, ny, nz)``; fraction ``> 1`` (``inf``) for a miss.
+    """
+    k = world.kind[e]
+    p = world.params[e]
+    if k == PRIM_TRIANGLE:
+        return sweep_segment_triangle(ax, ay, az, bx, by, bz, dx, dy, dz, radius, p[0], p[1],
+                                      p[2], p[3], p[4], p[5], p[6], p[7], p[8],
+                                      int(p[P_EDGES]), int(p[P_TRI_SIDES]))
+    if k == PRIM_POLYGON:
+        return sweep_segment_polygon(ax, ay, az, bx, by, bz, dx, dy, dz, radius,
+                                     world.vertices, int(p[P_FIRST]), int(p[P_COUNT]),
+                                     int(p[P_SIDES]))
+    if k == PRIM_BOX:
+        return sweep_segment_box(ax, ay, az, bx, by, bz, dx, dy, dz, radius, p[0], p[1], p[2],
+                                 p[3], p[4], p[5])
+    if k == PRIM_SPHERE:
+        return sweep_segment_sphere(ax, ay, az, bx, by, bz, dx, dy, dz, radius, p[0], p[1],
+                                    p[2], p[3])
+    return sweep_segment_cylinder(ax, ay, az, bx, by, bz, dx, dy, dz, radius, p[0], p[1], p[2],
+                                  p[3], p[4], int(p[5]))
+
+
+@njit(cache=True)
+def ray_prim(world, e, ox, oy, oz, ux, uy, uz, max_distance, cull):
+    """First hit of the ray ``o + t u`` (``u`` unit, ``0 <= t <= max_distance``) on primitive ``e``.
+
+    ``cull`` (``SIDES_FRONT``) culls back faces of every panel and triangle.
+    Returns ``(t, nx, ny, nz)``, ``t = inf`` for a miss; the normal faces the
+    ray's origin.
+    """
+    k = world.kind[e]
+    p = world.params[e]
+    if k == PRIM_TRIANGLE:
+        return ray_triangle(ox, oy, oz, ux, uy, uz, max_distance, p[0], p[1], p[2], p[3], p[4],
+                            p[5], p[6], p[7], p[8], max(int(p[P_TRI_SIDES]), cull))
+    if k == PRIM_POLYGON:
+        return ray_polygon(ox, oy, oz, ux, uy, uz, max_distance, world.vertices,
+                           int(p[P_FIRST]), int(p[P_COUNT]), max(int(p[P_SIDES]), cull))
+    if k == PRIM_BOX:
+        return ray_box(ox, oy, oz, ux, uy, uz, max_distance, p[0], p[1], p[2], p[3], p[4], p[5])
+    if k == PRIM_SPHERE:
+        return ray_sphere(ox, oy, oz, ux, uy, uz, max_distance, p[0], p[1], p[2], p[3])
+    return ray_cylinder(ox, oy, oz, ux, uy, uz, max_distance, p[0], p[1], p[2], p[3], p[4],
+                        int(p[5]))
+
+
+@njit(cache=True)
+def penetrations(world, px, py, pz, half, up, radius, reach, wf, wi, cand):
+    """Per obstacle, how the agent at ``p`` stands against it.
+
+    For every live obstacle whose surface comes within ``radius + reach`` of
+    the agent's core, one contact row in the scratch buffers, from its nearest
+    primitive: its id (``wi[S_OWNERS + row]``), primitive and part, the signed
+    separation minus ``radius`` (``wf[S_SEPARATIONS + row]``, negative:
+    overlapping by that much), the unit normal towards the agent
+    (``S_NORMALS``) and the surface point (``S_POINTS``). Fills at most
+    ``MAX_PLANES`` rows and returns their count.
+    """
+    ax, ay, az, bx, by, bz = core(px, py, pz, half, up)
+    n = candidates(world, ax, ay, az, bx, by, bz, 0.0, 0.0, 0.0, radius + reach, cand)
+    if n > cand.shape[0]:
+        cand = np.empty(2 * n, dtype=np.int64)
+        n = candidates(world, ax, ay, az, bx, by, bz, 0.0, 0.0, 0.0, radius + reach, cand)
+    count = 0
+    for k in range(n):
+        e = cand[k]
+        if not prim_alive(world, e):
+            continue
+        sep, nx, ny, nz, qx, qy, qz = separation_prim(world, e, ax, ay, az, bx, by, bz)
+        sep -= radius
+        if sep > reach:
+            continue
+        owner = world.owner[e]
+        row = -1
+        for t in range(count):
+            if wi[S_OWNERS + t] == owner:
+                row = t
+                break
+        if row < 0:
+            if count == MAX_PLANES:
+                continue
+            row = count
+            count += 1
+        elif wf[S_SEPARATIONS + row] <= sep:
+            continue
+        wi[S_OWNERS + row] = owner
+        wi[S_PRIMS + row] = e
+        wi[S_PARTS + row] = world.part[e]
+        wf[S_SEPARATIONS + row] = sep
+        wf[S_NORMALS + 3 * row] = nx
+        wf[S_NORMALS + 3 * row + 1] = ny
+        wf[S_NORMALS + 3 * row + 2] = nz
+        wf[S_POINTS + 3 * row] = qx
+        wf[S_POINTS + 3 * row + 1] = qy
+        wf[S_POINTS + 3 * row + 2] = qz
+    return count
+
+
+@njit(cache=True)
+def primitive_boxes(kind, params, vertices):
+    """``(m, 6)`` bounding boxes ``[min (3), max (3)]`` of every primitive's surface."""
+    m = kind.shape[0]
+    out = np.empty((m, 6))
+    for e in range(m):
+        k = kind[e]
+        p = params[e]
+        if k == PRIM_TRIANGLE:
+            for a in range(3):
+                out[e, a] = min(p[a], p[3 + a], p[6 + a])
+                out[e, 3 + a] = max(p[a], p[3 + a], p[6 + a])
+        elif k == PRIM_POLYGON:
+            first = int(p[P_FIRST])
+            for a in range(3):
+                lo = math.inf
+                hi = -math.inf
+                for v in range(first, first + int(p[P_COUNT])):
+                    lo = min(lo, vertices[v, a])
+                    hi = max(hi, vertices[v, a])
+                out[e, a] = lo
+                out[e, 3 + a] = hi
+        elif k == PRIM_BOX:
+            for a in range(6):
+                out[e, a] = p[a]
+        elif k == PRIM_SPHERE:
+            for a in range(3):
+                out[e, a] = p[a] - p[3]
+                out[e, 3 + a] = p[a] + p[3]
+        else:
+            axis = int(p[5])
+            for a in range(3):
+                if a == axis:
+                    out[e, a] = p[a]
+                    out[e, 3 + a] = p[a] + p[4]
+                else:
+                    out[e, a] = p[a] - p[3]
+                    out[e, 3 + a] = p[a] + p[3]
+    return out
+
+
+@njit(cache=True)
+def translate_params(params, vertices, prims, kinds, offset):
+    """Move primitives ``prims`` (of ``kinds``) by ``offset (3,)``, in place."""
+    for t in range(prims.shape[0]):
+        e = prims[t]
+        k = kinds[t]
+        if k == PRIM_TRIANGLE:
+            for c in range(3):
+                for a in range(3):
+                    params[e, 3 * c + a] += offset[a]
+        elif k == PRIM_POLYGON:
+            first = int(params[e, P_FIRST])
+            for v in range(first, first + int(params[e, P_COUNT])):
+                for a in range(3):
+                    vertices[v, a] += offset[a]
+        elif k == PRIM_BOX:
+            for a in range(3):
+                params[e, a] += offset[a]
+                params[e, 3 + a] += offset[a]
+        else:
+            for a in range(3):
+                params[e, a] += offset[a]
+
+
+@njit(cache=True)
+def candidates(world, ax, ay, az, bx, by, bz, dx, dy, dz, reach, out):
+    """Primitives whose box comes within ``reach`` of the core ``a -> b`` swept by ``d``.
+
+    Writes their indices to ``out`` and returns how many there are; when that
+    is more than ``out`` holds, only the first ``len(out)`` are written and the
+    caller asks again with a larger buffer. A conservative filter: the exact
+    tests follow.
+    """
+    lo_x = min(ax, bx, ax + dx, bx + dx) - reach
+    lo_y = min(ay, by, ay + dy, by + dy) - reach
+    lo_z = min(az, bz, az + dz, bz + dz) - reach
+    hi_x = max(ax, bx, ax + dx, bx + dx) + reach
+    hi_y = max(ay, by, ay + dy, by + dy) + reach
+    hi_z = max(az, bz, az + dz, bz + dz) + reach
+    return _bvh.query_box(world.tree, lo_x, lo_y, lo_z, hi_x, hi_y, hi_z, out)
+
+
+@njit(cache=True)
+def world_radius(world, px, py, pz):
+    """Distance from ``p`` to the farthest corner of the box around every primitive."""
+    return _bvh.farthest_corner(world.tree, px, py, pz)
+
+
+@njit(cache=True)
+def nearest_point(world, px, py, pz, cand):
+    """Nearest obstacle surface to ``p``, however far.
+
+    Returns ``(owner, part, separation, nx, ny, nz, qx, qy, qz)``; ``owner``
+    -1 and ``inf`` in an empty world. Looks in boxes around ``p`` growing four
+    times each round until the best surface found lies inside the box (any
+    nearer surface would have had its box in it) or the box holds the world.
+    """
+    bo = -1
+    bp = -1
+    best = math.inf
+    bnx = bny = bnz = bqx = bqy = bqz = 0.0
+    if world.kind.shape[0] == 0:
+        return bo, bp, best, bnx, bny, bnz, bqx, bqy, bqz
+    reach = world.scale[0]
+    limit = world_radius(world, px, py, pz)
+    while True:
+        n = candidates(world, px, py, pz, px, py, pz, 0.0, 0.0, 0.0, reach, cand)
+        if n > cand.shape[0]:
+            cand = np.empty(2 * n, dtype=np.int64)
+            n = candidates(world, px, py, pz, px, py, pz, 0.0, 0.0, 0.0, reach, cand)
+        for k in range(n):
+            e = cand[k]
+            if not prim_alive(world, e):
+                continue
+            sep, nx, ny, nz, qx, qy, qz = separation_prim(world, e, px, py, pz, px, py, pz)
+            if sep < best:
+                best = sep
+                bo = world.owner[e]
+                bp = world.part[e]
+                bnx, bny, bnz, bqx, bqy, bqz = nx, ny, nz, qx, qy, qz
+        if best <= reach or reach > limit:
+            break
+        reach *= 4.0
+    return bo, bp, best, bnx, bny, bnz, bqx, bqy, bqz
+
+
+@njit(cache=True)
+def raycast_point(world, ox, oy, oz, ux, uy, uz, max_distance, cull, cand):
+    """First obstacle surface along the ray ``o + t u`` (``u`` unit, ``t <= max_distance``).
+
+    Returns ``(owner, part, t, nx, ny, nz)``; ``owner`` -1 and ``inf`` on a
+    miss. A ray that starts inside a solid hits it at 0. The ray is marched
+    in steps of a few primitive sizes, each step's box asked of the
+    hierarchy, and stops at the first step that holds a hit.
+    """
+    bo = -1
+    bp = -1
+    best = math.inf
+    bnx = bny = bnz = 0.0
+    if world.kind.shape[0] == 0:
+        return bo, bp, best, bnx, bny, bnz
+    far = min(max_distance, world_radius(world, ox, oy, oz))
+    step = 4.0 * world.scale[0]
+    t0 = 0.0
+    while t0 <= far:
+        t1 = min(t0 + step, far)
+        sx = ox + t0 * ux
+        sy = oy + t0 * uy
+        sz = oz + t0 * uz
+        n = candidates(world, sx, sy, sz, sx, sy, sz, (t1 - t0) * ux, (t1 - t0) * uy,
+                       (t1 - t0) * uz, 0.0, cand)
+        if n > cand.shape[0]:
+            cand = np.empty(2 * n, dtype=np.int64)
+            n = candidates(world, sx, sy, sz, sx, sy, sz, (t1 - t0) * ux, (t1 - t0) * uy,
+                           (t1 - t0) * uz, 0.0, cand)
+        for k in range(n):
+            e = cand[k]
+            if not prim_alive(world, e):
+                continue
+            t, nx, ny, nz = ray_prim(world, e, ox, oy, oz, ux, uy, uz, max_distance, cull)
+            if t < best:
+                best = t
+                bo = world.owner[e]
+                bp = world.part[e]
+                bnx, bny, bnz = nx, ny, nz
+        if best <= t1:
+            break
+        t0 = t1 if t1 > t0 else far + 1.0
+        step *= 2.0
+    if best > max_distance:
+        return -1, -1, math.inf, 0.0, 0.0, 0.0
+    return bo, bp, best, bnx, bny, bnz
+
+
+@njit(cache=True, nogil=True)
+def nearest_points(world, points, owner, part, separation, normal, surface, queue):
+    """:func:`nearest_point` for the rows of ``points (n, 3)`` taken from ``queue``."""
+    cand = np.empty(64, dtype=np.int64)
+    while True:
+        first, stop = next_rows(queue)
+        if first >= stop:
+            break
+        for p in range(first, stop):
+            o, pt, sep, nx, ny, nz, qx, qy, qz = nearest_point(world, points[p, 0], points[p, 1],
+                                                               points[p, 2], cand)
+            owner[p] = o
+            part[p] = pt
+            separation[p] = sep
+            normal[p, 0] = nx
+            normal[p, 1] = ny
+            normal[p, 2] = nz
+            surface[p, 0] = qx
+            surface[p, 1] = qy
+            surface[p, 2] = qz
+
+
+@njit(cache=True, nogil=True)
+def raycast_points(world, origins, directions, max_distance, cull, owner, part, distance,
+                   normal, point, queue):
+    """:func:`raycast_point` for the rays taken from ``queue`` (unit ``directions``).
+
+    ``point`` gets the hit point (NaN on a miss).
+    """
+    cand = np.empty(64, dtype=np.int64)
+    while True:
+        first, stop = next_rows(queue)
+        if first >= stop:
+            break
+        for r in range(first, stop):
+            o, pt, t, nx, ny, nz = raycast_point(world, origins[r, 0], origins[r, 1],
+                                                 origins[r, 2], directions[r, 0],
+                                                 directions[r, 1], directions[r, 2],
+                                                 max_distance[r], cull, cand)
+            owner[r] = o
+            part[r] = pt
+            distance[r] = t
+            normal[r, 0] = nx
+            normal[r, 1] = ny
+            normal[r, 2] = nz
+            for a in range(3):
+                point[r, a] = origins[r, a] + t * directions[r, a] if o >= 0 else math.nan
+
+
+@njit(cache=True)
+def overlapping_owners(world, px, py, pz, radius, half, up):
+    """Ids of the live obstacles within ``radius`` of the core at ``p`` (unsorted, no repeats)."""
+    ax, ay, az, bx, by, bz = core(px, py, pz, half, up)
+    cand = np.empty(64, dtype=np.int64)
+    n = candidates(world, ax, ay, az, bx, by, bz, 0.0, 0.0, 0.0, radius, cand)
+    if n > cand.shape[0]:
+        cand = np.empty(2 * n, dtype=np.int64)
+        n = candidates(world, ax, ay, az, bx, by, bz, 0.0, 0.0, 0.0, radius, cand)
+    found = np.empty(n, dtype=np.int64)
+    m = 0
+    for k in range(n):
+        e = cand[k]
+        if not prim_alive(world, e):
+            continue
+        owner = world.owner[e]
+        seen = False
+        for t in range(m):
+            if found[t] == owner:
+                seen = True
+                break
+        if seen:
+            continue
+        sep, _, _, _, _, _, _ = separation_prim(world, e, ax, ay, az, bx, by, bz)
+        if sep <= radius:
+            found[m] = owner
+            m += 1
+    return found[:m].copy()
+
+
+def pack(kind, owner, part, params, vertices, alive, removed):
+    """The world as the kernels read it: a :class:`Packed3D` with a fresh hierarchy."""
+    boxes = primitive_boxes(kind, params, vertices)
+    size = float(np.mean(np.max(boxes[:, 3:] - boxes[:, :3], axis=1))) if len(boxes) else 1.0
+    return Packed3D(kind.copy(), owner.copy(), part.copy(), params.copy(), vertices.copy(),
+                    alive.copy(), np.array([1 if removed else 0], dtype=np.int64),
+                    np.array([max(size, 1e-6)]), _bvh.build(boxes))
