@@ -1,0 +1,25 @@
+"""Numba kernels for 3D: the narrowphase of every World3D family, once.
+
+The 3D half mirrors :mod:`sidestep.kernels`: one module per obstacle family,
+functions named ``<query>_<agent>_<family>``, plain floats in and tuples
+out, tolerances passed in as arguments. The agent is a capsule, a core
+segment ``ab`` (``a == b`` for a sphere) and a radius; every family answers
+three queries:
+
+* ``separation_capsule_<family>``: signed distance from the core to the
+  surface (negative inside a solid; panels are thin, >= 0), the unit normal
+  from the obstacle towards the agent and the obstacle's nearest point;
+* ``ray_<family>``: first hit of a ray (origin, unit direction, maximum
+  distance): distance and normal;
+* ``sweep_capsule_<family>``: first contact of the translating agent:
+  the fraction of the displacement, the normal and the touched point.
+
+Modules: ``vector`` (3-vector tuple arithmetic), ``segment`` (closest
+points of segments; a point or the core against a segment or capsule: the
+events every sweep is made of), ``polygon`` (planar panels, convex or
+concave, either winding, front-only culling; triangles are 3-vertex panels;
+Newell normals, planarity and self-crossing checks), ``box`` (solid
+axis-aligned boxes), ``sphere``, ``cylinder`` (upright, flat caps; its
+sweep is a safe first-root search on the convex separation) and ``mesh``
+(face normals and active-edge flags against internal-edge bumps).
+"""
