@@ -10,8 +10,9 @@ translation moves the primitives and refits the hierarchy.
 """
 import numpy as np
 
+from . import tolerances
 from .kernels3d import world as _kw
-from .kernels3d.mesh import active_edges
+from .kernels3d.mesh import active_edges, face_normals
 from .storage import Growable
 
 FAMILIES = ("panel", "mesh", "box", "sphere", "cylinder")
@@ -25,7 +26,9 @@ class Store3D:
         self.owner = Growable((), np.int64)
         self.part = Growable((), np.int64)
         self.params = Growable((_kw.PARAMS,))
-        self.vertices = Growable((3,))          # polygon corners, referenced by params
+        self.vertices = Growable((3,))          # corners of panels and mesh triangles
+        self.loop = Growable((), np.int64)      # corner indices, read from each polygon's first
+        self.vertex_range = Growable((2,), np.int64)   # per obstacle: its corners (first, count)
         self.alive = Growable((), np.uint8)
         self.family = Growable((), np.int8)
         self.first_prim = Growable((), np.int64)
@@ -35,9 +38,11 @@ class Store3D:
         self._removed = False
 
     # ------------------------------------------------------------------ adding
-    def _add(self, family, kinds, params, per_obstacle, parts=None):
+    def _add(self, family, kinds, params, per_obstacle, parts=None, vertex_range=None):
         """Append obstacles of one family, ``per_obstacle`` primitives each; returns ids."""
         n = len(per_obstacle)
+        self.vertex_range.extend(vertex_range if vertex_range is not None
+                                 else np.zeros((n, 2), np.int64))
         first_id = self.alive.size
         ids = np.arange(first_id, first_id + n, dtype=np.int64)
         counts = np.asarray(per_obstacle, dtype=np.int64)
@@ -53,29 +58,41 @@ class Store3D:
         self._packed = None
         return ids
 
-    def add_panels(self, polygons, side):
-        """Store checked panels (list of ``(k, 3)``); triangles stay panels of 3 corners."""
+    def add_panels(self, polygons, normals, side):
+        """Store checked panels (list of ``(k, 3)``) with their unit normals ``(n, 3)``."""
         rows = np.zeros((len(polygons), _kw.PARAMS))
+        ranges = np.zeros((len(polygons), 2), np.int64)
         for i, v in enumerate(polygons):
-            rows[i, _kw.P_FIRST] = self.vertices.size
+            ranges[i] = (self.vertices.size, len(v))
+            rows[i, _kw.P_FIRST] = self.loop.size
             rows[i, _kw.P_COUNT] = len(v)
-            rows[i, _kw.P_SIDES] = side
+            self.loop.extend(self.vertices.size + np.arange(len(v), dtype=np.int64))
             self.vertices.extend(v)
+        rows[:, _kw.P_NX:_kw.P_NZ + 1] = normals
+        rows[:, _kw.P_EDGES] = -1
+        rows[:, _kw.P_FRONT] = side
         kinds = np.full(len(polygons), _kw.PRIM_POLYGON, dtype=np.int64)
-        return self._add("panel", kinds, rows, np.ones(len(polygons), np.int64))
+        return self._add("panel", kinds, rows, np.ones(len(polygons), np.int64),
+                         vertex_range=ranges)
 
     def add_mesh(self, vertices, triangles, side):
-        """Store a mesh: one triangle primitive per face, with its active-edge flags."""
+        """Store a mesh: one 3-corner polygon per triangle, with its active-edge flags."""
         m = len(triangles)
-        flags = active_edges(vertices, triangles)
-        corners = vertices[triangles].reshape(m, 9)
+        normals, _ = face_normals(vertices, triangles)
+        flags = active_edges(vertices, triangles, tolerances.SMOOTH_EDGE_ANGLE)
         rows = np.zeros((m, _kw.PARAMS))
-        rows[:, 0:9] = corners
+        rows[:, _kw.P_FIRST] = self.loop.size + 3 * np.arange(m)
+        rows[:, _kw.P_COUNT] = 3
+        rows[:, _kw.P_NX:_kw.P_NZ + 1] = normals
         rows[:, _kw.P_EDGES] = flags
-        rows[:, _kw.P_TRI_SIDES] = side
-        kinds = np.full(m, _kw.PRIM_TRIANGLE, dtype=np.int64)
-        ids = self._add("mesh", kinds, rows, [m], np.arange(m, dtype=np.int64))
-        self.meshes[int(ids[0])] = (vertices.copy(), triangles.copy(), side)
+        rows[:, _kw.P_FRONT] = side
+        first = self.vertices.size
+        self.loop.extend((triangles + first).reshape(-1))
+        self.vertices.extend(vertices)
+        kinds = np.full(m, _kw.PRIM_POLYGON, dtype=np.int64)
+        ids = self._add("mesh", kinds, rows, [m], np.arange(m, dtype=np.int64),
+                        vertex_range=np.array([[first, len(vertices)]], np.int64))
+        self.meshes[int(ids[0])] = (triangles.copy(), side)
         return ids[0]
 
     def add_boxes(self, lo, hi):
@@ -95,9 +112,9 @@ class Store3D:
     def add_cylinders(self, bases, radii, heights, axis):
         rows = np.zeros((len(bases), _kw.PARAMS))
         rows[:, 0:3] = bases
-        rows[:, 3] = radii
-        rows[:, 4] = heights
-        rows[:, 5] = axis
+        rows[:, 3] = axis
+        rows[:, 4] = radii
+        rows[:, 5] = heights
         kinds = np.full(len(bases), _kw.PRIM_CYLINDER, dtype=np.int64)
         return self._add("cylinder", kinds, rows, np.ones(len(bases), np.int64))
 
@@ -117,15 +134,12 @@ class Store3D:
             self._packed.flags[_kw.F_REMOVED] = 1
 
     def translate(self, ids, offset):
-        """Move obstacles ``ids`` by ``offset (3,)``; the hierarchy is refitted, not rebuilt."""
+        """Move obstacles ``ids`` by ``offset (3,)``: solids' parameters and panels' corners."""
         prims = self._prims_of(ids)
-        params = self.params.view()
-        kinds = self.kind.view()[prims]
-        _kw.translate_params(params, self.vertices.view(), prims, kinds, offset)
-        for i in ids:
-            if int(i) in self.meshes:
-                v, t, side = self.meshes[int(i)]
-                self.meshes[int(i)] = (v + offset, t, side)
+        _kw.translate_solids(self.params.view(), prims, self.kind.view()[prims], offset)
+        verts = self.vertices.view()
+        for first, count in self.vertex_range.view()[ids]:
+            verts[first:first + count] += offset
         self._packed = None              # the next pack rebuilds the hierarchy
 
     # --------------------------------------------------------------- reading
@@ -135,22 +149,22 @@ class Store3D:
         out = {"ids": ids.astype(np.int64)}
         first = self.first_prim.view()[ids]
         p = self.params.view()
+        verts = self.vertices.view()
+        ranges = self.vertex_range.view()[ids]
         if family == "panel":
-            verts = self.vertices.view()
-            out["vertices"] = [verts[int(p[f, _kw.P_FIRST]):int(p[f, _kw.P_FIRST])
-                                     + int(p[f, _kw.P_COUNT])].copy() for f in first]
-            out["sides"] = ["both" if p[f, _kw.P_SIDES] == 0 else "front" for f in first]
+            out["vertices"] = [verts[f:f + c].copy() for f, c in ranges]
+            out["sides"] = ["both" if p[f, _kw.P_FRONT] == 0 else "front" for f in first]
         elif family == "mesh":
-            out["vertices"] = [self.meshes[int(i)][0].copy() for i in ids]
-            out["triangles"] = [self.meshes[int(i)][1].copy() for i in ids]
-            out["sides"] = ["both" if self.meshes[int(i)][2] == 0 else "front" for i in ids]
+            out["vertices"] = [verts[f:f + c].copy() for f, c in ranges]
+            out["triangles"] = [self.meshes[int(i)][0].copy() for i in ids]
+            out["sides"] = ["both" if self.meshes[int(i)][1] == 0 else "front" for i in ids]
         elif family == "box":
             out.update(mins=p[first, 0:3].copy(), maxs=p[first, 3:6].copy())
         elif family == "sphere":
             out.update(centers=p[first, 0:3].copy(), radii=p[first, 3].copy())
         else:
-            out.update(bases=p[first, 0:3].copy(), radii=p[first, 3].copy(),
-                       heights=p[first, 4].copy())
+            out.update(bases=p[first, 0:3].copy(), radii=p[first, 4].copy(),
+                       heights=p[first, 5].copy())
         return out
 
     def bounds(self):
@@ -158,7 +172,8 @@ class Store3D:
         live = self.alive.view()[self.owner.view()] != 0
         if not np.any(live):
             return None
-        boxes = _kw.primitive_boxes(self.kind.view(), self.params.view(), self.vertices.view())
+        boxes = _kw.primitive_boxes(self.kind.view(), self.params.view(), self.vertices.view(),
+                                    self.loop.view())
         boxes = boxes[live]
         return boxes[:, 0:3].min(axis=0), boxes[:, 3:6].max(axis=0)
 
@@ -166,6 +181,6 @@ class Store3D:
         """The world as the kernels read it (:class:`~sidestep.kernels3d.world.Packed3D`)."""
         if self._packed is None:
             self._packed = _kw.pack(self.kind.view(), self.owner.view(), self.part.view(),
-                                    self.params.view(), self.vertices.view(),
+                                    self.params.view(), self.vertices.view(), self.loop.view(),
                                     self.alive.view(), self._removed)
         return self._packed

@@ -54,3 +54,12 @@ PROMISE = 1e-9
 #: further off than this bends the panel visibly, and the flat-panel math
 #: would put its surface where it is not.
 PANEL_FLATNESS = 1e-6
+
+#: Largest bend (radians) between two mesh triangles sharing an edge for which
+#: the edge counts as inside one smooth surface (see
+#: :func:`sidestep.kernels3d.mesh.active_edges`): contacts on it take the
+#: face's normal, so an agent sliding over a flat or gently curved mesh never
+#: bumps on its seams. Real creases (a stair's nosing, a wall's foot) bend far
+#: more. Jolt and Bullet use a few degrees for the same purpose; 10 degrees
+#: covers terrain sampled at a metre with slopes changing by 15 % per metre.
+SMOOTH_EDGE_ANGLE = 0.17453292519943295

@@ -8,14 +8,12 @@ naming the argument), stores obstacles as packed arrays
 (:mod:`sidestep.kernels3d`) and wraps the answer in the same small records
 (:mod:`sidestep.results`).
 """
-import math
-
 import numpy as np
 
 from . import tolerances, validation
 from .kernels3d import moves as _moves
 from .kernels3d import world as _kw
-from .kernels3d.polygon import flatness_polygon, first_crossing_polygon3, newell_polygon
+from .kernels3d.polygon import first_crossing_panel, newell_normal_polygon, planarity_polygon
 from .results import Contact, Move, Nearest, RayHits
 from .storage3d import FAMILIES, Store3D
 from .threads import run_rows
@@ -105,7 +103,8 @@ class World3D:
         checked = [_panel(p, f"polygons[{i}]") for i, p in enumerate(polygons)]
         if not checked:
             return np.zeros(0, dtype=np.int64)
-        return self._store.add_panels(checked, side)
+        return self._store.add_panels([v for v, _ in checked],
+                                      np.array([n for _, n in checked]), side)
 
     def add_mesh(self, vertices, triangles, sides="both"):
         """Add a triangle mesh as one obstacle (level geometry); hits name the triangle as ``part``.
@@ -491,19 +490,20 @@ def _panel(value, name):
         raise ValueError(f"{name}: corners {i} and {(i + 1) % len(v)} are equal; a panel "
                          "edge must have non-zero length")
     v = np.ascontiguousarray(v)
-    nx, ny, nz, area = newell_polygon(v)
+    loop = np.arange(len(v), dtype=np.int64)
+    nx, ny, nz, area = newell_normal_polygon(v, loop, 0, len(v))
     if area == 0.0:
         raise ValueError(f"{name} must enclose a non-zero area (its corners are in a line)")
     size = float(np.max(np.ptp(v, axis=0)))
-    off = flatness_polygon(v, nx, ny, nz)
+    off = planarity_polygon(v, loop, 0, len(v))
     limit = tolerances.PANEL_FLATNESS * max(1.0, size)
     if off > limit:
         raise ValueError(f"{name} is not planar: a corner lies {off:.3g} from the panel's "
                          f"plane (at most {limit:.3g} allowed)")
-    i, j = first_crossing_polygon3(v, nx, ny, nz)
+    i, j = first_crossing_panel(v, loop, 0, len(v), nx, ny, nz)
     if i >= 0:
         raise ValueError(f"{name} must be a simple polygon: edge {i} crosses edge {j}")
-    return v
+    return v, (nx, ny, nz)
 
 
 def _triangles(value, n_vertices):

@@ -15,7 +15,7 @@ BAD_CALLS = [
     ("add_panels", ([[(0, 0, 0), (1, 0, 0), (2, 0, 0)]],), ValueError, "non-zero area"),
     ("add_panels", ([[(0, 0, 0), (1, 0, 0), (1, 0.5, 1), (0, 0, 1)]],), ValueError,
      "not planar"),
-    ("add_panels", ([[(0, 0, 0), (2, 0, 2), (2, 0, 0), (0, 0, 2)]],), ValueError, "simple"),
+    ("add_panels", ([[(0, 0, 0), (2, 0, 2), (2, 0, 0), (0, 0, 3)]],), ValueError, "simple"),
     ("add_panels", ([[(0, 0, 0), (1, 0, 0), (1, 0, 0), (0, 0, 1)]],), ValueError,
      "non-zero length"),
     ("add_panels", ([[(0, 0, 0), (1, NAN, 0), (0, 0, 1)]],), ValueError, r"polygons\[0\]"),

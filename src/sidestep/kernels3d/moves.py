@@ -44,6 +44,9 @@ _RING_CLEAR = 1.5
 #: Plane answers longer than this many times the deepest push (or the wish
 #: plus this many skins) are planes meeting far away: see the 2D module.
 _FAR = 4.0
+#: How far outside a contact (in skins) a searched sweep may stop: well
+#: inside the band the skin leaves.
+_TOLERANCE = 1e-3
 #: A plane is pressed when the straight motion would bring its obstacle
 #: closer than this (in skins).
 _PRESS = 0.375
@@ -82,7 +85,7 @@ def _heading(h):
 @njit(cache=True)
 def _free_spot(world, x, y, z, half, up, radius, clear, skin, wf, wi, cand):
     # Whether the agent at (x, y, z) is at least ``clear`` away from everything.
-    count = penetrations(world, x, y, z, half, up, radius, clear, wf, wi, cand)
+    count = penetrations(world, x, y, z, half, up, radius, clear, True, wf, wi, cand)
     for i in range(count):
         if wf[S_SEPARATIONS + i] < clear:
             return False
@@ -148,7 +151,7 @@ def recover(world, px, py, pz, half, up, radius, skin, slack, wf, wi, cand):
     pushes = 0
     planes = 0
     for _ in range(16):
-        count = penetrations(world, x, y, z, half, up, radius, 2.0 * skin, wf, wi, cand)
+        count = penetrations(world, x, y, z, half, up, radius, 2.0 * skin, True, wf, wi, cand)
         planes = max(planes, count)
         worst = math.inf
         for i in range(count):
@@ -216,19 +219,11 @@ def _gather(world, px, py, pz, half, up, rx, ry, rz, radius, skin, margin, wf, w
         sep, nx, ny, nz, qx, qy, qz = separation_prim(world, e, ax, ay, az, bx, by, bz)
         sep -= radius
         if sep <= margin:
-            owner = world.owner[e]
-            row = -1
-            for t in range(n_planes):
-                if wi[S_OWNERS + t] == owner:
-                    row = t
-                    break
-            if row < 0:
-                if n_planes == MAX_PLANES:
-                    continue
-                row = n_planes
-                n_planes += 1
-            elif wf[S_SEPARATIONS + row] <= sep:
+            # One plane per primitive: a mesh's triangles are each a contact.
+            if n_planes == MAX_PLANES:
                 continue
+            row = n_planes
+            n_planes += 1
             wf[S_NORMALS + 3 * row] = nx
             wf[S_NORMALS + 3 * row + 1] = ny
             wf[S_NORMALS + 3 * row + 2] = nz
@@ -237,11 +232,12 @@ def _gather(world, px, py, pz, half, up, rx, ry, rz, radius, skin, margin, wf, w
             wf[S_POINTS + 3 * row] = qx
             wf[S_POINTS + 3 * row + 1] = qy
             wf[S_POINTS + 3 * row + 2] = qz
-            wi[S_OWNERS + row] = owner
+            wi[S_OWNERS + row] = world.owner[e]
             wi[S_PRIMS + row] = e
             wi[S_PARTS + row] = world.part[e]
         elif sep <= length:
-            f, fnx, fny, fnz = sweep_prim(world, e, ax, ay, az, bx, by, bz, rx, ry, rz, grown)
+            f, fnx, fny, fnz = sweep_prim(world, e, ax, ay, az, bx, by, bz, rx, ry, rz, grown,
+                                          _TOLERANCE * skin)
             if f < fraction:
                 fraction = f
                 hit = e
@@ -287,7 +283,7 @@ def _pressed(world, ax, ay, az, bx, by, bz, vx, vy, vz, radius, skin, wf, wi, fi
     n = first
     for i in range(first, count):
         f, _, _, _ = sweep_prim(world, wi[S_PRIMS + i], ax, ay, az, bx, by, bz, vx, vy, vz,
-                                radius + _PRESS * skin)
+                                radius + _PRESS * skin, _TOLERANCE * skin)
         if f <= 1.0:
             if i != n:
                 _swap_planes(wf, wi, i, n)
@@ -319,7 +315,8 @@ def _sweep(world, px, py, pz, half, up, vx, vy, vz, radius, skin, n_planes, wi, 
         if not prim_alive(world, e):
             continue
         r = radius + 0.25 * skin if _is_plane_prim(wi, n_planes, e) else grown
-        f, fnx, fny, fnz = sweep_prim(world, e, ax, ay, az, bx, by, bz, vx, vy, vz, r)
+        f, fnx, fny, fnz = sweep_prim(world, e, ax, ay, az, bx, by, bz, vx, vy, vz, r,
+                                      _TOLERANCE * skin)
         if f < fraction:
             fraction = f
             hit = e
@@ -462,7 +459,7 @@ def slide(world, px, py, pz, dx, dy, dz, half, up, radius, skin, margin, slack, 
 @njit(cache=True)
 def _overlap_contacts(world, x, y, z, half, up, radius, wf, wi, cand, contacts):
     # Contacts for every obstacle the agent at (x, y, z) overlaps; returns their count.
-    count = penetrations(world, x, y, z, half, up, radius, 0.0, wf, wi, cand)
+    count = penetrations(world, x, y, z, half, up, radius, 0.0, False, wf, wi, cand)
     n_contacts = 0
     for i in range(count):
         if wf[S_SEPARATIONS + i] < 0.0:

@@ -2,18 +2,20 @@
 
 The 3D mirror of :mod:`sidestep.kernels.world`. A world reaches the kernels
 as a :class:`Packed3D`: one row per **primitive** (``kind``, ``owner`` id,
-``part``, ``PARAMS`` floats of parameters), the corners of polygon panels, the
-obstacles' ``alive`` flags, and a bounding volume hierarchy over the
-primitives' boxes (:mod:`~sidestep.kernels3d.bvh`). Primitives:
+``part``, ``PARAMS`` floats of parameters), the corner pool and index loop of
+panels and mesh triangles, the obstacles' ``alive`` flags, and a bounding
+volume hierarchy over the primitives' boxes. Primitives:
 
-* ``PRIM_POLYGON``: a planar panel, convex or concave; ``params`` hold the
-  first corner and the corner count in ``vertices`` and its sides flag;
-* ``PRIM_TRIANGLE``: one triangle of a mesh: its three corners inline
-  (``0:9``), the active-edge flags and the sides flag;
+* ``PRIM_POLYGON``: a planar panel, or one triangle of a mesh (a 3-corner
+  panel): ``[first, count, nx, ny, nz, edge_flags, front_only]``, its
+  corners ``vertices[loop[first:first + count]]``, its unit normal (the
+  front: corners counter-clockwise seen from it), the active-edge bits
+  (:mod:`~sidestep.kernels3d.mesh`; -1 for a lone panel) and whether only
+  its front blocks;
 * ``PRIM_BOX``: ``[minx, miny, minz, maxx, maxy, maxz]``, solid;
 * ``PRIM_SPHERE``: ``[cx, cy, cz, radius]``, solid;
-* ``PRIM_CYLINDER``: ``[bx, by, bz, radius, height, axis]``, solid, upright
-  along coordinate ``axis`` from its base.
+* ``PRIM_CYLINDER``: ``[bx, by, bz, axis, radius, height]``, solid, upright
+  along coordinate ``axis`` from the centre of its base.
 
 The agent is a sphere or an upright capsule: to the kernels, a **core**
 segment ``a -> b`` (``a == b`` for a sphere) and a radius.
@@ -24,31 +26,22 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from ..kernels.borrow import borrow
 from ..kernels.row_queue import next_rows
 from . import bvh as _bvh
-from .box import ray_box, separation_segment_box, sweep_segment_box
-from .cylinder import ray_cylinder, separation_segment_cylinder, sweep_segment_cylinder
-from .polygon import ray_polygon, separation_segment_polygon, sweep_segment_polygon
-from .sphere import ray_sphere, separation_segment_sphere, sweep_segment_sphere
-from .triangle import ray_triangle, separation_segment_triangle, sweep_segment_triangle
+from .box import ray_box, separation_capsule_box, sweep_capsule_box
+from .cylinder import ray_cylinder, separation_capsule_cylinder, sweep_capsule_cylinder
+from .polygon import ray_polygon, separation_capsule_polygon, sweep_capsule_polygon
+from .sphere import ray_sphere, separation_capsule_sphere, sweep_capsule_sphere
 
 PRIM_POLYGON = 0
-PRIM_TRIANGLE = 1
-PRIM_BOX = 2
-PRIM_SPHERE = 3
-PRIM_CYLINDER = 4
+PRIM_BOX = 1
+PRIM_SPHERE = 2
+PRIM_CYLINDER = 3
 
 #: Floats of parameters per primitive row.
-PARAMS = 12
-# Polygon rows: where its corners are, how many, and which sides block.
-P_FIRST, P_COUNT, P_SIDES = 0, 1, 2
-# Triangle rows: corners at 0:9, then the active-edge flags and the sides flag.
-P_EDGES, P_TRI_SIDES = 9, 10
-
-#: Sides codes (``sides=`` of panels, meshes and rays).
-SIDES_BOTH = 0
-SIDES_FRONT = 1
+PARAMS = 8
+# Polygon rows.
+P_FIRST, P_COUNT, P_NX, P_NY, P_NZ, P_EDGES, P_FRONT = range(7)
 
 #: Contact rows one query or slide pass handles at once.
 MAX_PLANES = 32
@@ -61,11 +54,12 @@ Packed3D = namedtuple("Packed3D", [
     "owner",      # (m,) int64 obstacle id
     "part",       # (m,) int64 part (mesh triangle index, -1 otherwise)
     "params",     # (m, PARAMS) float64
-    "vertices",   # (v, 3) float64 polygon corners
+    "vertices",   # (v, 3) float64 corners of panels and mesh triangles
+    "loop",       # (l,) int64 corner indices, read from each polygon's first
     "alive",      # (ids,) uint8
     "flags",      # (1,) int64: F_REMOVED
     "scale",      # (1,) float64: the mean size of a primitive's box (ray marching step)
-    "tree",       # the bounding volume hierarchy's arrays (bvh.Tree)
+    "tree",       # the bounding volume hierarchy over the primitives' boxes
 ])
 
 # Scratch per thread (or per agent): flat float and int buffers.
@@ -118,84 +112,81 @@ def separation_prim(world, e, ax, ay, az, bx, by, bz):
     """Signed distance from the core ``a -> b`` to primitive ``e``'s surface.
 
     Returns ``(separation, nx, ny, nz, qx, qy, qz)``: the normal from the
-    surface towards the core, and the surface point nearest it. A panel or
-    triangle seen from behind when it blocks only from the front is ``inf``.
+    surface towards the core, and the surface point nearest it. A panel seen
+    from behind when only its front blocks is ``inf``.
     """
     k = world.kind[e]
     p = world.params[e]
-    if k == PRIM_TRIANGLE:
-        return separation_segment_triangle(ax, ay, az, bx, by, bz, p[0], p[1], p[2], p[3],
-                                           p[4], p[5], p[6], p[7], p[8], int(p[P_EDGES]),
-                                           int(p[P_TRI_SIDES]))
     if k == PRIM_POLYGON:
-        return separation_segment_polygon(ax, ay, az, bx, by, bz, world.vertices,
-                                          int(p[P_FIRST]), int(p[P_COUNT]), int(p[P_SIDES]))
+        return separation_capsule_polygon(ax, ay, az, bx, by, bz, world.vertices, world.loop,
+                                          int(p[P_FIRST]), int(p[P_COUNT]), p[P_NX], p[P_NY],
+                                          p[P_NZ], int(p[P_EDGES]), p[P_FRONT] != 0.0)
     if k == PRIM_BOX:
-        return separation_segment_box(ax, ay, az, bx, by, bz, p[0], p[1], p[2], p[3], p[4],
+        return separation_capsule_box(ax, ay, az, bx, by, bz, p[0], p[1], p[2], p[3], p[4],
                                       p[5])
     if k == PRIM_SPHERE:
-        return separation_segment_sphere(ax, ay, az, bx, by, bz, p[0], p[1], p[2], p[3])
-    return separation_segment_cylinder(ax, ay, az, bx, by, bz, p[0], p[1], p[2], p[3], p[4],
-                                       int(p[5]))
+        return separation_capsule_sphere(ax, ay, az, bx, by, bz, p[0], p[1], p[2], p[3])
+    return separation_capsule_cylinder(ax, ay, az, bx, by, bz, p[0], p[1], p[2], int(p[3]),
+                                       p[4], p[5])
 
 
 @njit(cache=True)
-def sweep_prim(world, e, ax, ay, az, bx, by, bz, dx, dy, dz, radius):
+def sweep_prim(world, e, ax, ay, az, bx, by, bz, dx, dy, dz, radius, tolerance):
     """First touch of the core grown by ``radius`` moving by ``d`` against primitive ``e``.
 
-    Returns ``(fraction, nx, ny, nz)``; fraction ``> 1`` (``inf``) for a miss.
+    Returns ``(fraction, nx, ny, nz)``; ``inf`` for a miss. ``tolerance``
+    (world units) is how far outside the contact a searched sweep (the
+    cylinder's) may stop.
     """
     k = world.kind[e]
     p = world.params[e]
-    if k == PRIM_TRIANGLE:
-        return sweep_segment_triangle(ax, ay, az, bx, by, bz, dx, dy, dz, radius, p[0], p[1],
-                                      p[2], p[3], p[4], p[5], p[6], p[7], p[8],
-                                      int(p[P_EDGES]), int(p[P_TRI_SIDES]))
     if k == PRIM_POLYGON:
-        return sweep_segment_polygon(ax, ay, az, bx, by, bz, dx, dy, dz, radius,
-                                     world.vertices, int(p[P_FIRST]), int(p[P_COUNT]),
-                                     int(p[P_SIDES]))
-    if k == PRIM_BOX:
-        return sweep_segment_box(ax, ay, az, bx, by, bz, dx, dy, dz, radius, p[0], p[1], p[2],
-                                 p[3], p[4], p[5])
-    if k == PRIM_SPHERE:
-        return sweep_segment_sphere(ax, ay, az, bx, by, bz, dx, dy, dz, radius, p[0], p[1],
-                                    p[2], p[3])
-    return sweep_segment_cylinder(ax, ay, az, bx, by, bz, dx, dy, dz, radius, p[0], p[1], p[2],
-                                  p[3], p[4], int(p[5]))
+        f, nx, ny, nz, _, _, _ = sweep_capsule_polygon(
+            ax, ay, az, bx, by, bz, dx, dy, dz, radius, world.vertices, world.loop,
+            int(p[P_FIRST]), int(p[P_COUNT]), p[P_NX], p[P_NY], p[P_NZ], int(p[P_EDGES]),
+            p[P_FRONT] != 0.0)
+    elif k == PRIM_BOX:
+        f, nx, ny, nz, _, _, _ = sweep_capsule_box(ax, ay, az, bx, by, bz, dx, dy, dz, radius,
+                                                   p[0], p[1], p[2], p[3], p[4], p[5])
+    elif k == PRIM_SPHERE:
+        f, nx, ny, nz, _, _, _ = sweep_capsule_sphere(ax, ay, az, bx, by, bz, dx, dy, dz,
+                                                      radius, p[0], p[1], p[2], p[3])
+    else:
+        f, nx, ny, nz, _, _, _ = sweep_capsule_cylinder(ax, ay, az, bx, by, bz, dx, dy, dz,
+                                                        radius, p[0], p[1], p[2], int(p[3]),
+                                                        p[4], p[5], tolerance)
+    return f, nx, ny, nz
 
 
 @njit(cache=True)
 def ray_prim(world, e, ox, oy, oz, ux, uy, uz, max_distance, cull):
     """First hit of the ray ``o + t u`` (``u`` unit, ``0 <= t <= max_distance``) on primitive ``e``.
 
-    ``cull`` (``SIDES_FRONT``) culls back faces of every panel and triangle.
-    Returns ``(t, nx, ny, nz)``, ``t = inf`` for a miss; the normal faces the
-    ray's origin.
+    ``cull`` culls back faces of every panel and mesh triangle. Returns
+    ``(t, nx, ny, nz)``, ``t = inf`` for a miss; the normal faces the ray.
     """
     k = world.kind[e]
     p = world.params[e]
-    if k == PRIM_TRIANGLE:
-        return ray_triangle(ox, oy, oz, ux, uy, uz, max_distance, p[0], p[1], p[2], p[3], p[4],
-                            p[5], p[6], p[7], p[8], max(int(p[P_TRI_SIDES]), cull))
     if k == PRIM_POLYGON:
-        return ray_polygon(ox, oy, oz, ux, uy, uz, max_distance, world.vertices,
-                           int(p[P_FIRST]), int(p[P_COUNT]), max(int(p[P_SIDES]), cull))
+        return ray_polygon(ox, oy, oz, ux, uy, uz, max_distance, world.vertices, world.loop,
+                           int(p[P_FIRST]), int(p[P_COUNT]), p[P_NX], p[P_NY], p[P_NZ],
+                           cull or p[P_FRONT] != 0.0)
     if k == PRIM_BOX:
         return ray_box(ox, oy, oz, ux, uy, uz, max_distance, p[0], p[1], p[2], p[3], p[4], p[5])
     if k == PRIM_SPHERE:
         return ray_sphere(ox, oy, oz, ux, uy, uz, max_distance, p[0], p[1], p[2], p[3])
-    return ray_cylinder(ox, oy, oz, ux, uy, uz, max_distance, p[0], p[1], p[2], p[3], p[4],
-                        int(p[5]))
+    return ray_cylinder(ox, oy, oz, ux, uy, uz, max_distance, p[0], p[1], p[2], int(p[3]), p[4],
+                        p[5])
 
 
 @njit(cache=True)
-def penetrations(world, px, py, pz, half, up, radius, reach, wf, wi, cand):
-    """Per obstacle, how the agent at ``p`` stands against it.
+def penetrations(world, px, py, pz, half, up, radius, reach, per_primitive, wf, wi, cand):
+    """Per obstacle (or per primitive), how the agent at ``p`` stands against it.
 
     For every live obstacle whose surface comes within ``radius + reach`` of
     the agent's core, one contact row in the scratch buffers, from its nearest
-    primitive: its id (``wi[S_OWNERS + row]``), primitive and part, the signed
+    primitive (with ``per_primitive``, one row per primitive instead: the
+    recovery must leave every triangle of a mesh, not only the nearest): its id (``wi[S_OWNERS + row]``), primitive and part, the signed
     separation minus ``radius`` (``wf[S_SEPARATIONS + row]``, negative:
     overlapping by that much), the unit normal towards the agent
     (``S_NORMALS``) and the surface point (``S_POINTS``). Fills at most
@@ -217,10 +208,11 @@ def penetrations(world, px, py, pz, half, up, radius, reach, wf, wi, cand):
             continue
         owner = world.owner[e]
         row = -1
-        for t in range(count):
-            if wi[S_OWNERS + t] == owner:
-                row = t
-                break
+        if not per_primitive:
+            for t in range(count):
+                if wi[S_OWNERS + t] == owner:
+                    row = t
+                    break
         if row < 0:
             if count == MAX_PLANES:
                 continue
@@ -242,25 +234,21 @@ def penetrations(world, px, py, pz, half, up, radius, reach, wf, wi, cand):
 
 
 @njit(cache=True)
-def primitive_boxes(kind, params, vertices):
+def primitive_boxes(kind, params, vertices, loop):
     """``(m, 6)`` bounding boxes ``[min (3), max (3)]`` of every primitive's surface."""
     m = kind.shape[0]
     out = np.empty((m, 6))
     for e in range(m):
         k = kind[e]
         p = params[e]
-        if k == PRIM_TRIANGLE:
-            for a in range(3):
-                out[e, a] = min(p[a], p[3 + a], p[6 + a])
-                out[e, 3 + a] = max(p[a], p[3 + a], p[6 + a])
-        elif k == PRIM_POLYGON:
+        if k == PRIM_POLYGON:
             first = int(p[P_FIRST])
             for a in range(3):
                 lo = math.inf
                 hi = -math.inf
-                for v in range(first, first + int(p[P_COUNT])):
-                    lo = min(lo, vertices[v, a])
-                    hi = max(hi, vertices[v, a])
+                for t in range(first, first + int(p[P_COUNT])):
+                    lo = min(lo, vertices[loop[t], a])
+                    hi = max(hi, vertices[loop[t], a])
                 out[e, a] = lo
                 out[e, 3 + a] = hi
         elif k == PRIM_BOX:
@@ -271,37 +259,32 @@ def primitive_boxes(kind, params, vertices):
                 out[e, a] = p[a] - p[3]
                 out[e, 3 + a] = p[a] + p[3]
         else:
-            axis = int(p[5])
+            axis = int(p[3])
             for a in range(3):
                 if a == axis:
                     out[e, a] = p[a]
-                    out[e, 3 + a] = p[a] + p[4]
+                    out[e, 3 + a] = p[a] + p[5]
                 else:
-                    out[e, a] = p[a] - p[3]
-                    out[e, 3 + a] = p[a] + p[3]
+                    out[e, a] = p[a] - p[4]
+                    out[e, 3 + a] = p[a] + p[4]
     return out
 
 
 @njit(cache=True)
-def translate_params(params, vertices, prims, kinds, offset):
-    """Move primitives ``prims`` (of ``kinds``) by ``offset (3,)``, in place."""
+def translate_solids(params, prims, kinds, offset):
+    """Move the solid primitives ``prims`` (of ``kinds``) by ``offset (3,)``, in place.
+
+    Panels and mesh triangles move with their corners (the caller moves the
+    obstacle's range of ``vertices``, shared by its triangles).
+    """
     for t in range(prims.shape[0]):
         e = prims[t]
         k = kinds[t]
-        if k == PRIM_TRIANGLE:
-            for c in range(3):
-                for a in range(3):
-                    params[e, 3 * c + a] += offset[a]
-        elif k == PRIM_POLYGON:
-            first = int(params[e, P_FIRST])
-            for v in range(first, first + int(params[e, P_COUNT])):
-                for a in range(3):
-                    vertices[v, a] += offset[a]
-        elif k == PRIM_BOX:
+        if k == PRIM_BOX:
             for a in range(3):
                 params[e, a] += offset[a]
                 params[e, 3 + a] += offset[a]
-        else:
+        elif k != PRIM_POLYGON:
             for a in range(3):
                 params[e, a] += offset[a]
 
@@ -495,10 +478,10 @@ def overlapping_owners(world, px, py, pz, radius, half, up):
     return found[:m].copy()
 
 
-def pack(kind, owner, part, params, vertices, alive, removed):
+def pack(kind, owner, part, params, vertices, loop, alive, removed):
     """The world as the kernels read it: a :class:`Packed3D` with a fresh hierarchy."""
-    boxes = primitive_boxes(kind, params, vertices)
+    boxes = primitive_boxes(kind, params, vertices, loop)
     size = float(np.mean(np.max(boxes[:, 3:] - boxes[:, :3], axis=1))) if len(boxes) else 1.0
     return Packed3D(kind.copy(), owner.copy(), part.copy(), params.copy(), vertices.copy(),
-                    alive.copy(), np.array([1 if removed else 0], dtype=np.int64),
+                    loop.copy(), alive.copy(), np.array([1 if removed else 0], dtype=np.int64),
                     np.array([max(size, 1e-6)]), _bvh.build(boxes))
