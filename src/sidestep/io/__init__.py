@@ -24,6 +24,10 @@ AI, images, navigation meshes made from them) with y pointing down, Doom map uni
 saved. :func:`save` writes sidestep's own scene format
 (:mod:`sidestep.io.scene`), which loads back to the same world, ids included.
 
+3D meshes (``.obj``, ``.glb``, ``.gltf``) are read by
+:func:`sidestep.io.meshes.read_mesh` into a ``MeshLevel`` of triangle arrays;
+``load`` takes them once ``World3D`` exists to hold them.
+
 The Tiled and image readers need the ``levels`` extra
 (``pip install sidestep[levels]``: pytiled-parser, Pillow).
 """
