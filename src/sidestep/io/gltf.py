@@ -185,9 +185,9 @@ class _Reader:
 
     # -- data ---------------------------------------------------------------
     def buffer(self, index, place):
+        spec = self.item("buffers", index, place)      # checks index first
         if index in self.buffers:
             return self.buffers[index]
-        spec = self.item("buffers", index, place)
         where = f"buffers[{index}]"
         length = self.whole(spec, "byteLength", where, low=1)
         uri = spec.get("uri")
@@ -249,8 +249,8 @@ class _Reader:
         kind = spec.get("type")
         if kind not in types:
             self.fail(where, f"type must be {' or '.join(types)} here ({place}), got {kind!r}")
-        dtype = COMPONENTS.get(spec.get("componentType"))
-        if dtype is None or isinstance(spec.get("componentType"), bool):
+        dtype = _component(spec.get("componentType"))
+        if dtype is None:
             self.fail(where, f"componentType {spec.get('componentType')!r} is not one of "
                       f"{sorted(COMPONENTS)}")
         width = WIDTHS[kind]
@@ -271,11 +271,11 @@ class _Reader:
                 self.fail(where, f"count {count} without a bufferView is beyond "
                           f"{MAX_UNBACKED}")
             values = np.zeros((count, width))
+        if "sparse" in spec:
+            self.sparse(spec["sparse"], values, dtype, width, where)
         if spec.get("normalized", False) is True and dtype.kind in "iu":
             scale = float(np.iinfo(dtype).max)
             values = np.maximum(values / scale, -1.0)
-        if "sparse" in spec:
-            self.sparse(spec["sparse"], values, dtype, width, where)
         self.accessors[key] = values
         return values
 
@@ -289,9 +289,8 @@ class _Reader:
         if count > len(values):
             self.fail(place, f"count {count} exceeds the accessor's {len(values)} elements")
         spec_i, spec_v = sparse["indices"], sparse["values"]
-        index_type = COMPONENTS.get(spec_i.get("componentType"))
-        if index_type is None or index_type.kind != "u" or \
-                isinstance(spec_i.get("componentType"), bool):
+        index_type = _component(spec_i.get("componentType"))
+        if index_type is None or index_type.kind != "u":
             self.fail(place, "indices.componentType must be 5121, 5123 or 5125")
         rows = self.packed(spec_i, count, index_type, 1, f"{place}.indices")[:, 0]
         if rows.max() >= len(values):
@@ -447,6 +446,13 @@ class _Reader:
                 tuple(parts),
                 np.array(spawns, dtype=np.float64).reshape(-1, 3),
                 self.problems)
+
+
+def _component(code):
+    """The dtype of a ``componentType`` code, or None if it is not one."""
+    if isinstance(code, bool) or not isinstance(code, int):
+        return None
+    return COMPONENTS.get(code)
 
 
 def _triangulate(order, mode):
