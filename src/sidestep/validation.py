@@ -225,8 +225,8 @@ def mesh(vertices, triangles, *, names=("vertices", "triangles")):
         t = np.asarray(triangles)
     except (TypeError, ValueError) as exc:          # ragged nesting
         raise TypeError(f"{tname} must be integer corner indices: {exc}") from None
-    if t.size == 0 and t.dtype.kind == "f":        # np.asarray([]) is float64
-        t = t.astype(np.int64)
+    if t.shape == (0,):                             # [] : no triangles (np.asarray gives float64)
+        t = t.astype(np.int64).reshape(0, 3)
     if t.dtype.kind == "f":
         whole = np.isfinite(t) & (t == np.round(t))
         if not np.all(whole):
