@@ -252,6 +252,15 @@ def test_gltf_spawns_are_empty_nodes_named_spawn_or_start(tmp_path):
     assert level.spawns.tolist() == [[1, 2, 3], [4, 5, 6]]
 
 
+def test_required_extensions_not_applied_are_reported(tmp_path):
+    doc, blob = gltf_doc(TRIANGLE)
+    doc["extensionsRequired"] = ["KHR_materials_unlit", "EXT_mesh_gpu_instancing"]
+    level = read_mesh(write(tmp_path, "instanced.glb", glb_bytes(doc, blob)))
+    assert level.problems == ("instanced.glb: extensionsRequired lists EXT_mesh_gpu_instancing, "
+                              "which this reader does not apply; the geometry is read as "
+                              "stored",)
+
+
 def test_a_gltf_with_its_buffer_beside_it_loads(tmp_path):
     doc, blob = gltf_doc(TRIANGLE)
     doc["buffers"][0]["uri"] = "mesh%20data.bin"
@@ -307,6 +316,13 @@ def test_obj_zero_area_and_nan_triangles_are_dropped_and_counted(tmp_path):
     assert level.problems == (
         "bad.obj: 2 zero-area triangles of 4 dropped (bad: 2; first at line 7)",
         "bad.obj: 1 NaN/inf-cornered triangle of 4 dropped (bad: 1; first at line 9)")
+
+
+def test_obj_part_names_are_utf8_or_latin1(tmp_path):
+    faces = "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n"
+    utf8 = write(tmp_path, "u.obj", ("g caf\u00e9\n" + faces).encode("utf-8"))
+    latin = write(tmp_path, "l.obj", ("g caf\u00e9\n" + faces).encode("latin-1"))
+    assert read_mesh(utf8).parts == read_mesh(latin).parts == ("caf\u00e9",)
 
 
 def test_lines_and_points_in_an_obj_are_skipped_and_reported(tmp_path):

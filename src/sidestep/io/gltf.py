@@ -45,6 +45,9 @@ WIDTHS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "M
 TRIANGLE_MODES = (4, 5, 6)
 #: Required extensions that change how geometry is stored and are not read.
 REFUSED_EXTENSIONS = ("KHR_draco_mesh_compression", "EXT_meshopt_compression")
+#: Required extensions (prefixes) that leave the triangles as they are, or are read.
+HARMLESS_EXTENSIONS = ("KHR_materials_", "KHR_texture_", "KHR_lights_punctual",
+                       "KHR_mesh_quantization", "EXT_texture_")
 #: Mesh-less nodes whose name matches are spawns.
 SPAWN_NAME = re.compile(r"^(spawn|start|player[ _]?start)", re.IGNORECASE)
 #: Elements an accessor without a bufferView (all zeros, or sparse) may hold; a
@@ -386,6 +389,11 @@ class _Reader:
         if refused:
             self.fail("extensionsRequired", f"{refused[0]} (compressed meshes) is not read; "
                       "export without compression")
+        unknown = [str(e)[:60] for e in required if not str(e).startswith(HARMLESS_EXTENSIONS)]
+        if unknown:
+            self.problems.append(f"{self.path.name}: extensionsRequired lists "
+                                 f"{', '.join(unknown)}, which this reader does not apply; "
+                                 "the geometry is read as stored")
         asset = self.doc.get("asset")
         version = asset.get("version") if isinstance(asset, dict) else None
         if not isinstance(version, str) or not version.startswith("2."):

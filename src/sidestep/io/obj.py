@@ -149,7 +149,11 @@ def parse_obj(path):
 
 def _statements(path):
     """``(line number, words)`` of each statement, comments and blank lines left out."""
-    text = path.read_bytes().decode("latin-1")
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:       # older exporters write Latin-1 names
+        text = raw.decode("latin-1")
     pending, start = "", 0
     for n, line in enumerate(text.splitlines(), 1):
         line = line.split("#", 1)[0]
