@@ -71,7 +71,7 @@ def parse_obj(path):
     part_ids = {}
     part = path.stem
     counts = {"vt": 0, "vn": 0}
-    uv_refs = []                      # (line, kind, index) of vt/vn references to check at the end
+    uv_refs = {"vt": (-1, 0), "vn": (-1, 0)}   # the largest vt/vn index used, and its line
     skipped = {"l": 0, "p": 0}
     free_form = 0
     for n, words in _statements(path):
@@ -102,7 +102,9 @@ def parse_obj(path):
                 corners.append(_index(path, n, fields[0], n_vertices, "corner"))
                 for kind, field in zip(("vt", "vn"), fields[1:]):
                     if field:
-                        uv_refs.append((n, kind, _index(path, n, field, counts[kind], kind)))
+                        index = _index(path, n, field, counts[kind], kind)
+                        if index > uv_refs[kind][0]:    # only the largest can be past the end
+                            uv_refs[kind] = (index, n)
             if part not in part_ids:
                 part_ids[part] = len(part_ids)
             for i in range(1, len(corners) - 1):
@@ -131,7 +133,7 @@ def parse_obj(path):
         index = int(triangles[i].max())
         raise LevelError(path, f"line {lines[i]}", f"the face indexes corner {index + 1}, but "
                          f"the file has {len(vertices)} corners ('v' lines)")
-    for n, kind, index in uv_refs:
+    for kind, (index, n) in uv_refs.items():
         if index >= counts[kind]:
             raise LevelError(path, f"line {n}", f"the face indexes {kind} {index + 1}, but the "
                              f"file has {counts[kind]} '{kind}' lines")
