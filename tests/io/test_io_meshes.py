@@ -439,6 +439,19 @@ def test_a_gltf_whose_buffer_file_is_missing_names_the_buffer(tmp_path):
     refused(write(tmp_path, "lost.gltf", json.dumps(doc)), "buffers[0]", "gone.bin")
 
 
+@pytest.mark.parametrize("uri, words", [
+    ("https://example.com/mesh.bin", "nothing is fetched"),
+    ("mesh\u0000.bin", "cannot read its file"),
+    (".", "cannot read its file"),
+    ("data:application/octet-stream,abc", "must be base64"),
+    ("data:application/octet-stream;base64,@@@", "not valid base64"),
+])
+def test_buffer_uris_that_are_no_readable_file_are_refused(tmp_path, uri, words):
+    doc, _ = gltf_doc(TRIANGLE)
+    doc["buffers"][0]["uri"] = uri
+    refused(write(tmp_path, "uri.gltf", json.dumps(doc)), "buffers[0]", words)
+
+
 @needs_data
 def test_broken_copies_of_a_shared_glb_name_the_place(tmp_path):
     raw = (DATA / "meshes/godot_demos/room.glb").read_bytes()

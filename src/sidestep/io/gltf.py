@@ -210,13 +210,16 @@ class _Reader:
                 data = base64.b64decode(payload, validate=True)
             except (binascii.Error, ValueError):
                 self.fail(where, "the data uri is not valid base64")
+        elif re.match(r"^[A-Za-z][A-Za-z0-9+.-]+:", uri):
+            self.fail(where, f"uri {uri[:80]!r} is not a file beside the glTF file or a "
+                      "data uri; nothing is fetched")
         else:
             file = self.path.parent / unquote(uri)
             try:
                 data = file.read_bytes()
-            except OSError as exc:
+            except (OSError, ValueError) as exc:       # ValueError: a NUL in the name
                 self.fail(where, f"cannot read its file {uri[:80]!r} beside the glTF file: "
-                          f"{exc.strerror or exc}")
+                          f"{getattr(exc, 'strerror', None) or exc}")
         if len(data) < length:
             self.fail(where, f"byteLength is {length}, but its data holds {len(data)} bytes")
         self.buffers[index] = data[:length]
