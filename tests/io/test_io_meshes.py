@@ -196,6 +196,18 @@ def test_node_transforms_place_the_triangles(tmp_path):
                                trimesh_triangles(path), atol=1e-6)
 
 
+def test_a_mirroring_node_keeps_front_faces_counter_clockwise(tmp_path):
+    # A mirror in x sends the front side's normal n to (-nx, ny, nz); the
+    # corners as placed run clockwise seen from there, so the reader reverses them.
+    corners = np.array([(1.0, 0.0, 0.0), (0.0, 2.0, 0.0), (0.0, 0.0, 3.0)])
+    front = np.cross(corners[1] - corners[0], corners[2] - corners[0])      # (6, 3, 2)
+    nodes = [{"name": "mirror", "mesh": 0, "scale": [-1, 1, 1]}]
+    doc, blob = gltf_doc(corners, nodes=nodes)
+    level = read_mesh(write(tmp_path, "mirror.glb", glb_bytes(doc, blob)))
+    a, b, c = level.vertices[level.triangles[0]]
+    np.testing.assert_array_equal(np.cross(b - a, c - a), front * (-1, 1, 1))
+
+
 def test_two_nodes_sharing_a_mesh_are_two_parts(tmp_path):
     nodes = [{"name": "a", "mesh": 0}, {"name": "a", "mesh": 0, "translation": [0, 3, 0]}]
     doc, blob = gltf_doc(TRIANGLE, nodes=nodes)

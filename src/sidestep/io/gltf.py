@@ -432,6 +432,10 @@ class _Reader:
                 self.fail(f"meshes[{mesh_index}]", "primitives must be a non-empty JSON array")
             part = len(parts)
             parts.append(f"nodes[{index}] {name}".rstrip())
+            # A mirroring transform (negative determinant) turns front faces
+            # clockwise (glTF 2.0, 3.7.4): reversed, they run counter-clockwise
+            # seen from the front again, as World3D's sides="front" expects.
+            mirrored = np.linalg.det(world[:3, :3]) < 0.0
             for k, primitive in enumerate(primitives):
                 got = self.primitive(mesh_index, k, primitive)
                 if got is None:
@@ -440,7 +444,7 @@ class _Reader:
                 positions, tris = got
                 placed = positions @ world[:3, :3].T + world[:3, 3]
                 vertices.append(placed)
-                triangles.append(tris + n_vertices)
+                triangles.append((tris[:, ::-1] if mirrored else tris) + n_vertices)
                 triangle_parts.append(np.full(len(tris), part, dtype=np.int64))
                 n_vertices += len(placed)
         if skipped:
