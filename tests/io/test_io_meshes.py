@@ -16,8 +16,6 @@ from sidestep import validation
 from sidestep.io.meshes import MeshLevel, read_mesh
 from sidestep.level import LevelError
 
-trimesh = pytest.importorskip("trimesh")
-
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data is not present")
 
@@ -49,7 +47,11 @@ def corner_rows(vertices, triangles):
 
 
 def trimesh_triangles(path):
-    """Corners of every triangle of non-zero area, as trimesh reads the file (transforms applied)."""
+    """Corners of every triangle of non-zero area, as trimesh reads the file (transforms applied).
+
+    trimesh is in the ``test`` extra; only the cross-checks need it.
+    """
+    import trimesh
     kw = {"skip_materials": True} if path.suffix == ".obj" else {}
     scene = trimesh.load(str(path), force="scene", process=False, **kw)
     rows = []
