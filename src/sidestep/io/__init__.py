@@ -34,7 +34,7 @@ The Tiled and image readers need the ``levels`` extra
 from pathlib import Path
 
 from ..level import LevelError
-from . import image, movingai, navmesh, scene, tiled, wad
+from . import image, meshes, movingai, navmesh, scene, tiled, wad
 from .scene import save
 
 __all__ = ["load", "save", "EXTENSIONS"]
