@@ -24,13 +24,17 @@ AI, images, navigation meshes made from them) with y pointing down, Doom map uni
 saved. :func:`save` writes sidestep's own scene format
 (:mod:`sidestep.io.scene`), which loads back to the same world, ids included.
 
+3D meshes (``.obj``, ``.glb``, ``.gltf``) are read by
+:func:`sidestep.io.meshes.read_mesh` into a ``MeshLevel`` of triangle arrays;
+``load`` takes them once ``World3D`` exists to hold them.
+
 The Tiled and image readers need the ``levels`` extra
 (``pip install sidestep[levels]``: pytiled-parser, Pillow).
 """
 from pathlib import Path
 
 from ..level import LevelError
-from . import image, movingai, navmesh, scene, tiled, wad
+from . import image, meshes, movingai, navmesh, scene, tiled, wad
 from .scene import save
 
 __all__ = ["load", "save", "EXTENSIONS"]
