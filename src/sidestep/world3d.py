@@ -11,6 +11,7 @@ naming the argument), stores obstacles as packed arrays
 import numpy as np
 
 from . import tolerances, validation
+from .degenerate import surface_kinds
 from .kernels3d import moves as _moves
 from .kernels3d import world as _kw
 from .kernels3d.polygon import first_crossing_panel, newell_normal_polygon, planarity_polygon
@@ -131,15 +132,14 @@ class World3D:
         and contacts on them take the face's normal.
         """
         side = SIDES.index(validation.choice(sides, "sides", SIDES))
-        v, _ = validation.points(vertices, "vertices", allow_single=False, dim=3)
-        t = _triangles(triangles, len(v))
-        corners = v[t]
-        area2 = np.linalg.norm(np.cross(corners[:, 1] - corners[:, 0],
-                                        corners[:, 2] - corners[:, 0]), axis=1)
-        if np.any(area2 == 0.0):
-            i = int(np.argmax(area2 == 0.0))
+        v, t = validation.mesh(vertices, triangles)
+        if len(t) == 0:
+            raise ValueError("triangles must hold at least one triangle, got none")
+        zero_area, _ = surface_kinds(v, t)
+        if np.any(zero_area):
+            i = int(np.argmax(zero_area))
             raise ValueError(f"triangles[{i}] = {t[i].tolist()} has zero area; drop degenerate "
-                             "triangles first (sidestep.io.meshes reports them)")
+                             "triangles first (sidestep.degenerate.drop_degenerate)")
         return int(self._store.add_mesh(v, t, side))
 
     def add_boxes(self, mins, maxs):
@@ -504,25 +504,3 @@ def _panel(value, name):
     if i >= 0:
         raise ValueError(f"{name} must be a simple polygon: edge {i} crosses edge {j}")
     return v, (nx, ny, nz)
-
-
-def _triangles(value, n_vertices):
-    """``triangles`` as ``(m, 3)`` int64 indices into ``n_vertices`` corners."""
-    if isinstance(value, (str, bytes)) or value is None:
-        raise TypeError(f"triangles must be integers, got {type(value).__name__}")
-    arr = np.asarray(value)
-    if arr.size and not np.issubdtype(arr.dtype, np.integer):
-        if np.issubdtype(arr.dtype, np.floating) and np.all(np.isfinite(arr)) \
-                and np.all(arr == np.round(arr)):
-            arr = arr.astype(np.int64)
-        else:
-            raise TypeError(f"triangles must be integer corner indices, got dtype {arr.dtype}")
-    if arr.ndim != 2 or arr.shape[1] != 3 or arr.shape[0] == 0:
-        raise ValueError(f"triangles must have shape (m, 3) with m >= 1, got shape {arr.shape}")
-    arr = arr.astype(np.int64)
-    bad = (arr < 0) | (arr >= n_vertices)
-    if np.any(bad):
-        i, k = (int(x) for x in np.argwhere(bad)[0])
-        raise ValueError(f"triangles[{i}] indexes corner {int(arr[i, k])}, but vertices has "
-                         f"{n_vertices} (0 to {n_vertices - 1})")
-    return np.ascontiguousarray(arr)

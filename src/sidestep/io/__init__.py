@@ -24,9 +24,8 @@ AI, images, navigation meshes made from them) with y pointing down, Doom map uni
 saved. :func:`save` writes sidestep's own scene format
 (:mod:`sidestep.io.scene`), which loads back to the same world, ids included.
 
-3D meshes (``.obj``, ``.glb``, ``.gltf``) are read by
-:func:`sidestep.io.meshes.read_mesh` into a ``MeshLevel`` of triangle arrays;
-``load`` takes them once ``World3D`` exists to hold them.
+- ``.obj``, ``.glb``, ``.gltf``: a 3D level (:mod:`sidestep.io.meshes`), its
+  triangles one mesh obstacle of a ``World3D``; ``up=``.
 
 The Tiled and image readers need the ``levels`` extra
 (``pip install sidestep[levels]``: pytiled-parser, Pillow).
@@ -63,6 +62,9 @@ EXTENSIONS = {
     ".gif": (image.read_image, ("threshold", "cell_size")),
     ".wad": (wad.read_wad, ("map", "step_height", "agent_height")),
     ".mesh": (navmesh.read_mesh, ("scenarios",)),
+    ".obj": (meshes.read_level, ("up",)),
+    ".glb": (meshes.read_level, ("up",)),
+    ".gltf": (meshes.read_level, ("up",)),
 }
 
 

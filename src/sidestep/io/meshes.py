@@ -6,11 +6,10 @@ object/group (OBJ) each came from, drops the triangles that have no surface
 many in ``problems``. The result is a :class:`MeshLevel`, the arrays
 ``World3D.add_mesh`` takes.
 
-**Not yet in** :func:`sidestep.load`: ``load`` returns a ``Level`` holding a
-world, and the 3D world (``World3D``) does not exist yet. Until it does, call
-``sidestep.io.meshes.read_mesh``; ``load`` will dispatch ``.obj``, ``.gltf``
-and ``.glb`` here and build the world from ``vertices``, ``triangles`` (one
-mesh obstacle) with ``World3D(up=level.up)``.
+:func:`sidestep.load` reads ``.obj``, ``.gltf`` and ``.glb`` files with
+:func:`read_level`: a :class:`~sidestep.level.Level` whose world is a
+``World3D(up=...)`` holding the level as one mesh obstacle (each triangle its
+``part``).
 
 =========  ===========================  ==========================================
 extension  reader                       notes
@@ -179,3 +178,23 @@ def _finite_corners(vertices, triangles):
         return np.ascontiguousarray(vertices), triangles
     new_index = np.cumsum(finite) - 1
     return np.ascontiguousarray(vertices[finite]), new_index[triangles]
+
+
+def read_level(path, *, up=None):
+    """Read an OBJ, GLB or glTF file as a :class:`~sidestep.level.Level` with a ``World3D``.
+
+    The level's triangles become one mesh obstacle (id 0; a contact or hit
+    names the triangle, in the order :func:`read_mesh` gives, as ``part``),
+    blocking from both sides; ``spawns (k, 3)``; ``problems`` as
+    :func:`read_mesh` reports them. A file with no triangle left gives an empty
+    world. Parameters and errors as :func:`read_mesh`.
+    """
+    from ..level import Level
+    from ..world3d import World3D
+
+    mesh = read_mesh(path, up=up)
+    world = World3D(up=mesh.up)
+    if len(mesh.triangles):
+        world.add_mesh(mesh.vertices, mesh.triangles)
+    return Level(world, mesh.spawns, None, mesh.name, mesh.source, mesh.problems)
+
