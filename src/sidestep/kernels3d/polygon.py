@@ -417,6 +417,10 @@ def _sweep_capsule_polygon(a, b, d, radius, vertices, loop, first, count, n, edg
                     not _edge_active(edge_flags, (i + 1) % count)
             if smooth and up != 0.0:
                 m = scale(n, 1.0 if up > 0.0 else -1.0)
+                # Reached gliding along the face (as over the seam of two
+                # coplanar triangles): nothing stops the motion there.
+                if not dot(d, m) < 0.0:
+                    continue
             best, bn, bq = fraction, m, axpy(c, t, sub(e, c))
     if best > 1.0:
         return miss
