@@ -10,7 +10,7 @@ import math
 from numba import njit
 
 from .segment import _closest_points_segments, _sweep_capsule_segment_outside
-from .vector import axpy, norm, scale, sub, vec
+from .vector import axpy, norm, normalize, sub, vec
 
 
 @njit(cache=True)
@@ -138,7 +138,13 @@ def _separation_segment_box(a, b, lo, hi):
             best, bx, by = dist, x, y
     # A clamp leaves the coordinates it did not change exactly equal, so
     # over a face the normal is exactly the face's axis.
-    return best, scale(sub(bx, by), 1.0 / best), by
+    n, length = normalize(sub(bx, by))
+    if length == 0.0:
+        # Outside by the clip, touching by the distance (rounding at a face):
+        # the face nearest the end of the core that touches.
+        _, face = _depth(bx, lo, hi)
+        n = _face_normal(face)
+    return best, n, by
 
 
 @njit(cache=True)
