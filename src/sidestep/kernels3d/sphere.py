@@ -60,6 +60,18 @@ def sweep_capsule_sphere(ax, ay, az, bx, by, bz, dx, dy, dz, radius, cx, cy, cz,
     moving by ``-d``, against the capsule ``ab`` of radius ``R + r``
     (a cylinder and two balls, closed-form roots). A start touching or
     overlapping hits at 0 moving inwards and misses moving out.
+
+    Examples
+    --------
+    A ball of radius 0.5 dropped 10 onto a unit sphere 5 below it; the
+    same ball moving past it; and not moving at all:
+
+    >>> sweep_capsule_sphere(0, 0, 5, 0, 0, 5, 0, 0, -10, 0.5, 0, 0, 0, 1.0)[:4]
+    (0.35, -0.0, -0.0, 1.0)
+    >>> sweep_capsule_sphere(0, 3, 5, 0, 3, 5, 0, 0, -10, 0.5, 0, 0, 0, 1.0)[0]
+    inf
+    >>> sweep_capsule_sphere(0, 0, 5, 0, 0, 5, 0, 0, 0, 0.5, 0, 0, 0, 1.0)[0]
+    inf
     """
     a = vec(ax, ay, az)
     b = vec(bx, by, bz)

@@ -107,3 +107,17 @@ def any_perpendicular(a):
 def same(a, b):
     """Whether ``a`` and ``b`` are the same point, coordinate for coordinate."""
     return a[0] == b[0] and a[1] == b[1] and a[2] == b[2]
+
+
+@njit(cache=True, inline="always")
+def cyclic(i, x, y, z):
+    """The vector with ``x`` on axis ``i`` and ``y``, ``z`` on axes ``i + 1``, ``i + 2`` (mod 3).
+
+    How kernels written in an axis-aligned frame (a box's faces, a
+    cylinder's axis) return their answers without building a list.
+    """
+    if i == 0:
+        return (x, y, z)
+    if i == 1:
+        return (z, x, y)
+    return (y, z, x)
