@@ -138,40 +138,32 @@ def _separation_segment_box(a, b, lo, hi):
         return depth, n, axpy(x, -depth, n)
     # 2. Outside: the squared distance from the core point a + s e to the
     #    box, sum over axes of (how far p_i(s) is beyond its slab)^2, is
-    #    convex and piecewise quadratic in s, with breaks where p_i(s) meets
-    #    a slab face. Its least sampled value among the breaks and the ends
-    #    lies next to the minimum (convexity), so the minimum is the
-    #    stationary point of the quadratic on one of the two pieces beside
-    #    that sample, clamped to the piece.
+    #    piecewise quadratic in s, with breaks where p_i(s) meets a slab
+    #    face. On each piece between breaks (and the ends 0, 1) the axes
+    #    beyond their slabs are fixed, and the least value is the piece's
+    #    stationary point clamped to it. Every piece is tried (no reliance
+    #    on sampled values, which rounding can tie on a tiny piece).
     best_s = 0.0
     best = _outside_distance(a, e, 0.0, lo, hi)
-    far = _outside_distance(a, e, 1.0, lo, hi)
-    if far < best:
-        best, best_s = far, 1.0
-    for k in range(6):
-        i = k // 2
-        if e[i] != 0.0:
-            t = ((hi[i] if k % 2 else lo[i]) - a[i]) / e[i]
-            if 0.0 < t < 1.0:
-                dist = _outside_distance(a, e, t, lo, hi)
-                if dist < best:
-                    best, best_s = dist, t
-    # The neighbouring breaks on either side of best_s.
-    left = 0.0
-    right = 1.0
-    for k in range(6):
-        i = k // 2
-        if e[i] != 0.0:
-            t = ((hi[i] if k % 2 else lo[i]) - a[i]) / e[i]
-            if best_s < t < right:
-                right = t
-            if left < t < best_s:
-                left = t
-    for side in range(2):
-        l = left if side == 0 else best_s
-        r = best_s if side == 0 else right
-        if r <= l:
-            continue
+    for k in range(7):
+        # Piece k starts at break k (k < 6) or at 0 (k == 6) and runs to
+        # the next break after it, or to 1.
+        if k < 6:
+            i = k // 2
+            if e[i] == 0.0:
+                continue
+            l = ((hi[i] if k % 2 else lo[i]) - a[i]) / e[i]
+            if not 0.0 < l < 1.0:
+                continue
+        else:
+            l = 0.0
+        r = 1.0
+        for j in range(6):
+            w = j // 2
+            if e[w] != 0.0:
+                t = ((hi[w] if j % 2 else lo[w]) - a[w]) / e[w]
+                if l < t < r:
+                    r = t
         # The axes beyond their slab on this piece (read at its middle) and
         # the quadratic sum over them of (a_i - face_i + s e_i)^2.
         m = axpy(a, 0.5 * (l + r), e)
@@ -184,11 +176,11 @@ def _separation_segment_box(a, b, lo, hi):
             elif m[i] > hi[i]:
                 num += (a[i] - hi[i]) * e[i]
                 den += e[i] * e[i]
-        if den > 0.0:
-            t = min(max(-num / den, l), r)
-            dist = _outside_distance(a, e, t, lo, hi)
+        t = min(max(-num / den, l), r) if den > 0.0 else l
+        for candidate in (t, r):
+            dist = _outside_distance(a, e, candidate, lo, hi)
             if dist < best:
-                best, best_s = dist, t
+                best, best_s = dist, candidate
     bx = axpy(a, best_s, e)
     by = _clamp_box(bx, lo, hi)
     n, length = normalize(sub(bx, by))
