@@ -68,7 +68,7 @@ def _separation_point_cylinder(p, c, axis, radius, height):
         zc = lo
     if dr > 0.0 and dz > 0.0:
         # Beyond the rim: the distance to the rim circle.
-        sep = math.sqrt(dr * dr + dz * dz)
+        sep = math.hypot(dr, dz)          # > 0: no underflow of dr^2 + dz^2
         n = cyclic(axis, zs * dz / sep, ex * dr / sep, ey * dr / sep)
         q = cyclic(axis, zc, c[i] + radius * ex, c[j] + radius * ey)
     elif dr > 0.0 or (dz <= 0.0 and dr >= dz):

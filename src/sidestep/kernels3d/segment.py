@@ -283,7 +283,10 @@ def _sweep_edges_interior(a, b, d, radius, c, e):
     ee = dot(d2, d2)
     cc = dot(d1, r)
     ff = dot(d2, r)
-    denom = aa * ee - bb * bb
+    # aa ee - bb^2 = |d1 x d2|^2 (Lagrange's identity), taken from the cross
+    # product: for segments 1e-10 rad from parallel the difference form
+    # rounds to 0.
+    denom = mm * mm
     s = (bb * ff - cc * ee) / denom
     t = (aa * ff - bb * cc) / denom
     if 0.0 <= s <= 1.0 and 0.0 <= t <= 1.0:
