@@ -11,9 +11,10 @@ from .agent import Agent
 from .level import Level, LevelError, Scenarios
 from .results import Contact, Move, Nearest, RayHits
 from .world import MODES, World2D
+from .world3d import World3D
 
 __version__ = "0.1.0"
-__all__ = ["World2D", "Agent", "Move", "Contact", "Nearest", "RayHits", "MODES", "load", "save",
+__all__ = ["World2D", "World3D", "Agent", "Move", "Contact", "Nearest", "RayHits", "MODES", "load", "save",
            "Level", "LevelError", "Scenarios", "__version__"]
 
 

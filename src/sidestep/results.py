@@ -1,4 +1,7 @@
-"""Small result records returned by the world's queries."""
+"""Small result records returned by the worlds' queries, 2D and 3D alike.
+
+Shapes are given for 2D; in 3D every ``2`` is a ``3`` and the records carry a ``part``.
+"""
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,6 +21,9 @@ class Contact:
     normal: np.ndarray
     #: Part of the requested displacement travelled when the contact was made, in [0, 1].
     fraction: float
+    #: 3D: which part of the obstacle was touched (a mesh's triangle), -1 for a
+    #: whole obstacle; None in 2D.
+    part: object = None
 
 
 def contacts_from_rows(rows):
@@ -117,6 +123,9 @@ class Nearest:
     point: np.ndarray
     #: ``(n, 2) float64``: unit normal there, out of the obstacle (NaN if none).
     normal: np.ndarray
+    #: 3D: ``(n,) int64``, the part of the obstacle nearest (a mesh's triangle,
+    #: -1 for a whole obstacle); None in 2D.
+    part: object = None
 
 
 @dataclass(frozen=True)
@@ -133,3 +142,6 @@ class RayHits:
     obstacle: np.ndarray
     #: ``(n, 2) float64``: the hit point (NaN on a miss).
     point: np.ndarray
+    #: 3D: ``(n,) int64``, the part hit (a mesh's triangle; -1 for a whole
+    #: obstacle or a miss); None in 2D.
+    part: object = None

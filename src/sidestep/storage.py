@@ -22,7 +22,7 @@ CELL_FACTOR = 1.0
 _INDEX_PAD = 1e-6
 
 
-class _Growable:
+class Growable:
     """A numpy array with amortised appends along its first axis."""
 
     def __init__(self, shape_tail=(), dtype=np.float64):
@@ -47,20 +47,20 @@ class Store:
     """Obstacle arrays (structure of arrays) with stable integer ids."""
 
     def __init__(self):
-        self.item_geometry = _Growable((5,))
-        self.item_owner = _Growable((), np.int64)
-        self.area_kind = _Growable((), np.int64)
-        self.area_owner = _Growable((), np.int64)
-        self.area_bounds = _Growable((4,))
-        self.area_ref = _Growable((2,), np.int64)
-        self.polygon_vertices = _Growable((2,))
+        self.item_geometry = Growable((5,))
+        self.item_owner = Growable((), np.int64)
+        self.area_kind = Growable((), np.int64)
+        self.area_owner = Growable((), np.int64)
+        self.area_bounds = Growable((4,))
+        self.area_ref = Growable((2,), np.int64)
+        self.polygon_vertices = Growable((2,))
         self.grid_tables = []                # per grid: (rows, cols) uint8
-        self.grid_frame = _Growable((3,))    # cell_size, origin_x, origin_y
-        self.alive = _Growable((), np.uint8)
-        self.family = _Growable((), np.int8)
-        self.first_item = _Growable((), np.int64)
-        self.item_count = _Growable((), np.int64)
-        self.area_of = _Growable((), np.int64)
+        self.grid_frame = Growable((3,))    # cell_size, origin_x, origin_y
+        self.alive = Growable((), np.uint8)
+        self.family = Growable((), np.int8)
+        self.first_item = Growable((), np.int64)
+        self.item_count = Growable((), np.int64)
+        self.area_of = Growable((), np.int64)
         self._packed = None
 
     # ------------------------------------------------------------------ adding
@@ -115,7 +115,7 @@ class Store:
 
     def nbytes(self):
         """Bytes held: the obstacle arrays (with their spare capacity) and the packed copy."""
-        held = sum(v.data.nbytes for v in vars(self).values() if isinstance(v, _Growable))
+        held = sum(v.data.nbytes for v in vars(self).values() if isinstance(v, Growable))
         held += sum(t.nbytes for t in self.grid_tables)
         return held + (self._packed.nbytes if self._packed is not None else 0)
 

@@ -46,3 +46,20 @@ MAX_ITERATIONS = 8
 #: What the non-penetration promise allows (world units):
 #: after a ``slide`` move, ``clearance(position) >= radius - PROMISE``.
 PROMISE = 1e-9
+
+#: How far (as a fraction of a panel's size, its largest extent along an axis,
+#: and never less than this in world units) a panel's corner may lie from the
+#: panel's plane before ``World3D.add_panels`` refuses it as not planar. Panels
+#: made by hand or exported as floats are planar only to rounding; a corner
+#: further off than this bends the panel visibly, and the flat-panel math
+#: would put its surface where it is not.
+PANEL_FLATNESS = 1e-6
+
+#: Largest bend (radians) between two mesh triangles sharing an edge for which
+#: the edge counts as inside one smooth surface (see
+#: :func:`sidestep.kernels3d.mesh.active_edges`): contacts on it take the
+#: face's normal, so an agent sliding over a flat or gently curved mesh never
+#: bumps on its seams. Real creases (a stair's nosing, a wall's foot) bend far
+#: more. Jolt and Bullet use a few degrees for the same purpose; 10 degrees
+#: covers terrain sampled at a metre with slopes changing by 15 % per metre.
+SMOOTH_EDGE_ANGLE = 0.17453292519943295

@@ -52,29 +52,31 @@ def _check_finite(arr, name):
         raise ValueError(f"{name} {_TOO_LARGE}; found {value:g}{where}")
 
 
-def points(value, name, *, allow_single=True):
-    """``value`` as an ``(n, 2)`` float64 array; returns ``(array, was_single)``.
+def points(value, name, *, allow_single=True, dim=2):
+    """``value`` as an ``(n, dim)`` float64 array; returns ``(array, was_single)``.
 
-    A single point ``(2,)`` is accepted when ``allow_single`` and reported so
-    the caller can answer with scalars.
+    A single point ``(dim,)`` is accepted when ``allow_single`` and reported so
+    the caller can answer with scalars. ``dim`` is 2 for :class:`World2D`, 3
+    for :class:`World3D`.
     """
     arr = as_float_array(value, name)
     single = False
-    if arr.ndim == 1 and arr.shape[0] == 2 and allow_single:
-        arr = arr.reshape(1, 2)
+    if arr.ndim == 1 and arr.shape[0] == dim and allow_single:
+        arr = arr.reshape(1, dim)
         single = True
-    if arr.ndim != 2 or arr.shape[1] != 2:
-        raise ValueError(f"{name} must have shape (n, 2)"
-                         f"{' or (2,)' if allow_single else ''}, got shape {arr.shape}")
+    if arr.ndim != 2 or arr.shape[1] != dim:
+        raise ValueError(f"{name} must have shape (n, {dim})"
+                         f"{f' or ({dim},)' if allow_single else ''}, got shape {arr.shape}")
     _check_finite(arr, name)
     return np.ascontiguousarray(arr), single
 
 
-def point(value, name):
-    """``value`` as a finite ``(2,)`` float64 array."""
+def point(value, name, dim=2):
+    """``value`` as a finite ``(dim,)`` float64 array."""
     arr = as_float_array(value, name)
-    if arr.shape != (2,):
-        raise ValueError(f"{name} must be a 2D point of shape (2,), got shape {arr.shape}")
+    if arr.shape != (dim,):
+        raise ValueError(f"{name} must be a {dim}D point of shape ({dim},), got shape "
+                         f"{arr.shape}")
     _check_finite(arr, name)
     return arr
 
@@ -176,3 +178,77 @@ def ids(value, name):
     if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.integer) or arr.size == 0):
         raise TypeError(f"{name} must be integer obstacle ids, got dtype {arr.dtype}")
     return arr.astype(np.int64).reshape(-1)
+
+
+def mesh(vertices, triangles, *, names=("vertices", "triangles")):
+    """A triangle mesh's arrays, checked: ``(n, 3)`` float64 corners, ``(m, 3)`` int64 indices.
+
+    Parameters
+    ----------
+    vertices : (n, 3) array_like of float
+        Corner positions; finite and within ``MAX_COORDINATE``.
+    triangles : (m, 3) array_like of int
+        Corner indices into ``vertices``, from 0 to ``n - 1``. Whole numbers
+        stored as floats (``2.0``) are taken; fractions, text and bools are not.
+        ``m`` may be 0.
+    names : (str, str)
+        How the two arguments are called in error messages.
+
+    Returns
+    -------
+    vertices : (n, 3) float64, C-contiguous
+    triangles : (m, 3) int64, C-contiguous
+
+    Raises
+    ------
+    TypeError
+        Not numbers (text, bools as indices, complex...).
+    ValueError
+        Wrong shapes, NaN or infinite corners, fractional, negative or
+        out-of-range indices; the message names the argument and the row.
+
+    Examples
+    --------
+    >>> v, t = mesh([(0, 0, 0), (1, 0, 0), (0, 1, 0)], [(0, 1, 2)])
+    >>> v.shape, t.dtype
+    ((3, 3), dtype('int64'))
+    >>> mesh([(0, 0, 0), (1, 0, 0), (0, 1, 0)], [(0, 1, 3)])
+    Traceback (most recent call last):
+    ...
+    ValueError: triangles[0] indexes corner 3, but vertices holds 3 (indices 0 to 2)
+    """
+    vname, tname = names
+    v = as_float_array(vertices, vname)
+    if v.ndim != 2 or v.shape[1] != 3:
+        raise ValueError(f"{vname} must have shape (n, 3), got shape {v.shape}")
+    _check_finite(v, vname)
+    if isinstance(triangles, (str, bytes)) or triangles is None:
+        raise TypeError(f"{tname} must be integer corner indices, got "
+                        f"{type(triangles).__name__}")
+    try:
+        t = np.asarray(triangles)
+    except (TypeError, ValueError) as exc:          # ragged nesting
+        raise TypeError(f"{tname} must be integer corner indices: {exc}") from None
+    if t.shape == (0,):                             # [] : no triangles (np.asarray gives float64)
+        t = t.astype(np.int64).reshape(0, 3)
+    if t.dtype.kind == "f":
+        whole = np.isfinite(t) & (t == np.round(t))
+        if not np.all(whole):
+            bad = tuple(int(i) for i in np.argwhere(~whole)[0])
+            raise ValueError(f"{tname} must be whole corner indices; found {t[bad]} at index "
+                             f"{bad}")
+        if np.any(np.abs(t) > 2.0 ** 62):
+            raise ValueError(f"{tname} holds an index too large for int64")
+    elif t.dtype.kind not in "iu":
+        raise TypeError(f"{tname} must be integer corner indices, got dtype {t.dtype}")
+    if t.ndim != 2 or t.shape[1] != 3:
+        raise ValueError(f"{tname} must have shape (m, 3), got shape {t.shape}")
+    if t.dtype.kind == "u" and t.size and t.max() > np.iinfo(np.int64).max:
+        raise ValueError(f"{tname} holds an index too large for int64")
+    t = t.astype(np.int64)
+    bad = (t < 0) | (t >= len(v))
+    if np.any(bad):
+        i, k = (int(x) for x in np.argwhere(bad)[0])
+        held = f"holds {len(v)} (indices 0 to {len(v) - 1})" if len(v) else "is empty"
+        raise ValueError(f"{tname}[{i}] indexes corner {int(t[i, k])}, but {vname} {held}")
+    return np.ascontiguousarray(v), np.ascontiguousarray(t)

@@ -24,13 +24,16 @@ AI, images, navigation meshes made from them) with y pointing down, Doom map uni
 saved. :func:`save` writes sidestep's own scene format
 (:mod:`sidestep.io.scene`), which loads back to the same world, ids included.
 
+- ``.obj``, ``.glb``, ``.gltf``: a 3D level (:mod:`sidestep.io.meshes`), its
+  triangles one mesh obstacle of a ``World3D``; ``up=``.
+
 The Tiled and image readers need the ``levels`` extra
 (``pip install sidestep[levels]``: pytiled-parser, Pillow).
 """
 from pathlib import Path
 
 from ..level import LevelError
-from . import image, movingai, navmesh, scene, tiled, wad
+from . import image, meshes, movingai, navmesh, scene, tiled, wad
 from .scene import save
 
 __all__ = ["load", "save", "EXTENSIONS"]
@@ -59,6 +62,9 @@ EXTENSIONS = {
     ".gif": (image.read_image, ("threshold", "cell_size")),
     ".wad": (wad.read_wad, ("map", "step_height", "agent_height")),
     ".mesh": (navmesh.read_mesh, ("scenarios",)),
+    ".obj": (meshes.read_level, ("up",)),
+    ".glb": (meshes.read_level, ("up",)),
+    ".gltf": (meshes.read_level, ("up",)),
 }
 
 

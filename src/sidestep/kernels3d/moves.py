@@ -1,0 +1,560 @@
+"""The four ways to move an agent (a sphere or an upright capsule) through a 3D world.
+
+The 3D mirror of :mod:`sidestep.kernels.moves`, the same algorithm with one
+more coordinate:
+
+* ``slide``: continuous collide-and-slide (sweep, solve contact planes, repeat);
+* ``push``: the radial article's method: move, then push out of each obstacle;
+* ``block``: the wall article's method: refuse a move that ends in collision;
+* ``ghost``: move without collision.
+
+The agent is its **core** segment (``a == b`` for a sphere; for a capsule the
+upright segment ``position -+ half * up``) and its radius. :func:`move_agent`
+runs one move and is the only entry point; :func:`move_agents` runs it over
+the rows threads take from a queue, so batch and single results are equal.
+"""
+import math
+
+import numpy as np
+from numba import njit
+
+from ..kernels.borrow import borrow
+from ..kernels.moves import (MODE_BLOCK, MODE_GHOST, MODE_PUSH, MODE_SLIDE,  # noqa: F401
+                             STOP_BLOCKED, STOP_DONE, STOP_MAX_ITERATIONS, STOP_PUSHED,
+                             STOP_SLID, STOP_STUCK)
+from ..kernels.row_queue import next_rows
+from .planes import solve_planes
+from .world import (MAX_PLANES, S_BOUNDS, S_NORMALS, S_OWNERS, S_PARTS, S_POINTS, S_PRIMS,
+                    S_SEPARATIONS, SCRATCH_FLOATS, SCRATCH_INTS, candidates, core,
+                    penetrations, prim_alive, separation_prim, sweep_prim, world_radius)
+
+#: Rows of the contact buffer: [obstacle, part, point (3), normal (3), fraction].
+CONTACT_FIELDS = 9
+#: Contacts one move reports at most.
+MAX_CONTACTS = 32
+
+#: Headings of the recovery's search for a free spot: points spread evenly on
+#: the unit sphere (a Fibonacci lattice), tried on shells of growing radius.
+_HEADINGS = 64
+_BISECTIONS = 24
+#: Clearances (in skins) the push-out leaves and a spot found on the shells
+#: must have; see :mod:`sidestep.kernels.moves` for why these values.
+_PUSH_CLEAR = 0.75
+_RING_CLEAR = 1.5
+#: Plane answers longer than this many times the deepest push (or the wish
+#: plus this many skins) are planes meeting far away: see the 2D module.
+_FAR = 4.0
+#: How far outside a contact (in skins) a searched sweep may stop: well
+#: inside the band the skin leaves.
+_TOLERANCE = 1e-3
+#: A plane is pressed when the straight motion would bring its obstacle
+#: closer than this (in skins).
+_PRESS = 0.375
+
+
+@njit(cache=True)
+def _record(contacts, n, owner, part, qx, qy, qz, nx, ny, nz, fraction):
+    # One contact per obstacle and move: the first one is kept.
+    for t in range(n):
+        if contacts[t, 0] == owner:
+            return n
+    if n == contacts.shape[0]:
+        return n
+    contacts[n, 0] = owner
+    contacts[n, 1] = part
+    contacts[n, 2] = qx
+    contacts[n, 3] = qy
+    contacts[n, 4] = qz
+    contacts[n, 5] = nx
+    contacts[n, 6] = ny
+    contacts[n, 7] = nz
+    contacts[n, 8] = min(fraction, 1.0)
+    return n + 1
+
+
+@njit(cache=True)
+def _heading(h):
+    """Heading ``h`` of ``_HEADINGS`` spread evenly on the unit sphere."""
+    golden = math.pi * (3.0 - math.sqrt(5.0))
+    y = 1.0 - 2.0 * (h + 0.5) / _HEADINGS
+    r = math.sqrt(max(0.0, 1.0 - y * y))
+    t = golden * h
+    return r * math.cos(t), y, r * math.sin(t)
+
+
+@njit(cache=True)
+def _free_spot(world, x, y, z, half, up, radius, clear, skin, wf, wi, cand):
+    # Whether the agent at (x, y, z) is at least ``clear`` away from everything.
+    count = penetrations(world, x, y, z, half, up, radius, clear, True, wf, wi, cand)
+    for i in range(count):
+        if wf[S_SEPARATIONS + i] < clear:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _shell_search(world, px, py, pz, half, up, radius, skin, wf, wi, cand, stop):
+    """The nearest free spot found on shells of headings around ``p``.
+
+    As the 2D ring search: shells from a radius and two skins out, each half
+    as far again, while below ``stop``; on the first shell with a free spot,
+    each free heading is bisected back and the nearest spot kept. Returns
+    ``(x, y, z, distance)``, distance ``inf`` if none was found.
+    """
+    inner = 0.0
+    ring = 2.0 * skin + radius
+    while ring < stop:
+        best = math.inf
+        bx = px
+        by = py
+        bz = pz
+        for h in range(_HEADINGS):
+            ux, uy, uz = _heading(h)
+            if not _free_spot(world, px + ring * ux, py + ring * uy, pz + ring * uz, half, up,
+                              radius, _RING_CLEAR * skin, skin, wf, wi, cand):
+                continue
+            lo = inner
+            hi = ring
+            for _ in range(_BISECTIONS):
+                mid = 0.5 * (lo + hi)
+                if _free_spot(world, px + mid * ux, py + mid * uy, pz + mid * uz, half, up,
+                              radius, _RING_CLEAR * skin, skin, wf, wi, cand):
+                    hi = mid
+                else:
+                    lo = mid
+            if hi < best:
+                best = hi
+                bx = px + hi * ux
+                by = py + hi * uy
+                bz = pz + hi * uz
+        if best < math.inf:
+            return bx, by, bz, best
+        inner = ring
+        ring *= 1.5
+    return px, py, pz, math.inf
+
+
+@njit(cache=True)
+def recover(world, px, py, pz, half, up, radius, skin, slack, wf, wi, cand):
+    """Move an overlapping agent to a nearby free spot (the nearest, out of one obstacle).
+
+    The 2D recovery in 3D: rounds of push-out solving every overlapped
+    obstacle's plane together; one push out of one obstacle is the nearest
+    spot; otherwise shells of headings closer than the push-out are searched
+    too; if still not free, shells go on outwards until the world is left
+    behind. Returns ``(x, y, z, ok)``.
+    """
+    x = px
+    y = py
+    z = pz
+    free = False
+    pushes = 0
+    planes = 0
+    for _ in range(16):
+        count = penetrations(world, x, y, z, half, up, radius, 2.0 * skin, True, wf, wi, cand)
+        planes = max(planes, count)
+        worst = math.inf
+        for i in range(count):
+            worst = min(worst, wf[S_SEPARATIONS + i])
+            wf[S_BOUNDS + i] = _PUSH_CLEAR * skin - wf[S_SEPARATIONS + i]
+        if worst >= 0.5 * skin:
+            free = True
+            break
+        vx, vy, vz, err = solve_planes(0.0, 0.0, 0.0, wf, S_NORMALS, S_BOUNDS, count, slack)
+        if vx == 0.0 and vy == 0.0 and vz == 0.0:
+            break
+        if vx * vx + vy * vy + vz * vz > (_FAR * (_PUSH_CLEAR * skin - worst)) ** 2:
+            break
+        x += vx
+        y += vy
+        z += vz
+        pushes += 1
+    if free or _free_spot(world, x, y, z, half, up, radius, 0.5 * skin, skin, wf, wi, cand):
+        if pushes <= 1 and planes <= 1:
+            return x, y, z, True
+        pushed = math.sqrt((x - px) ** 2 + (y - py) ** 2 + (z - pz) ** 2)
+        rx, ry, rz, near = _shell_search(world, px, py, pz, half, up, radius, skin, wf, wi,
+                                         cand, 1.5 * pushed)
+        if near < pushed:
+            return rx, ry, rz, True
+        return x, y, z, True
+    far = world_radius(world, px, py, pz) + radius + half
+    rx, ry, rz, near = _shell_search(world, px, py, pz, half, up, radius, skin, wf, wi, cand,
+                                     2.0 * far + 4.0 * skin)
+    if near < math.inf:
+        return rx, ry, rz, True
+    return px, py, pz, False
+
+
+@njit(cache=True)
+def _gather(world, px, py, pz, half, up, rx, ry, rz, radius, skin, margin, wf, wi, cand):
+    """Contact planes near the agent at ``p``, and the first hit along ``p -> p + r``.
+
+    Obstacles within ``margin`` become contact planes (normal, bound
+    ``skin/2 - separation``, surface point, primitive), the nearest primitive
+    per obstacle; every other primitive near the path is swept against the
+    agent grown by ``skin``. Returns ``(n_planes, worst, worst_row, fraction,
+    hit, hnx, hny, hnz)``.
+    """
+    ax, ay, az, bx, by, bz = core(px, py, pz, half, up)
+    length = math.sqrt(rx * rx + ry * ry + rz * rz) + skin
+    reach = radius + max(margin, length)
+    n = candidates(world, ax, ay, az, bx, by, bz, rx, ry, rz, reach, cand)
+    if n > cand.shape[0]:
+        cand = np.empty(2 * n, dtype=np.int64)
+        n = candidates(world, ax, ay, az, bx, by, bz, rx, ry, rz, reach, cand)
+    n_planes = 0
+    worst = math.inf
+    worst_row = -1
+    fraction = 1.0
+    hit = -1
+    hnx = 0.0
+    hny = 0.0
+    hnz = 0.0
+    grown = radius + skin
+    for k in range(n):
+        e = cand[k]
+        if not prim_alive(world, e):
+            continue
+        sep, nx, ny, nz, qx, qy, qz = separation_prim(world, e, ax, ay, az, bx, by, bz)
+        sep -= radius
+        if sep <= margin:
+            # One plane per primitive: a mesh's triangles are each a contact.
+            if n_planes == MAX_PLANES:
+                continue
+            row = n_planes
+            n_planes += 1
+            wf[S_NORMALS + 3 * row] = nx
+            wf[S_NORMALS + 3 * row + 1] = ny
+            wf[S_NORMALS + 3 * row + 2] = nz
+            wf[S_SEPARATIONS + row] = sep
+            wf[S_BOUNDS + row] = 0.5 * skin - sep
+            wf[S_POINTS + 3 * row] = qx
+            wf[S_POINTS + 3 * row + 1] = qy
+            wf[S_POINTS + 3 * row + 2] = qz
+            wi[S_OWNERS + row] = world.owner[e]
+            wi[S_PRIMS + row] = e
+            wi[S_PARTS + row] = world.part[e]
+        elif sep <= length:
+            f, fnx, fny, fnz = sweep_prim(world, e, ax, ay, az, bx, by, bz, rx, ry, rz, grown,
+                                          _TOLERANCE * skin)
+            if f < fraction:
+                fraction = f
+                hit = e
+                hnx = fnx
+                hny = fny
+                hnz = fnz
+    for t in range(n_planes):
+        if wf[S_SEPARATIONS + t] < worst:
+            worst = wf[S_SEPARATIONS + t]
+            worst_row = t
+    return n_planes, worst, worst_row, fraction, hit, hnx, hny, hnz
+
+
+@njit(cache=True)
+def _is_plane_prim(wi, n_planes, e):
+    for t in range(n_planes):
+        if wi[S_PRIMS + t] == e:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _swap_planes(wf, wi, i, j):
+    # Exchange contact plane rows i and j.
+    for k in range(3):
+        a = S_NORMALS + 3 * i + k
+        b = S_NORMALS + 3 * j + k
+        wf[a], wf[b] = wf[b], wf[a]
+        a = S_POINTS + 3 * i + k
+        b = S_POINTS + 3 * j + k
+        wf[a], wf[b] = wf[b], wf[a]
+    for base in (S_BOUNDS, S_SEPARATIONS):
+        wf[base + i], wf[base + j] = wf[base + j], wf[base + i]
+    for base in (S_OWNERS, S_PRIMS, S_PARTS):
+        wi[base + i], wi[base + j] = wi[base + j], wi[base + i]
+
+
+@njit(cache=True)
+def _pressed(world, ax, ay, az, bx, by, bz, vx, vy, vz, radius, skin, wf, wi, first, count):
+    """Move the planes in rows ``[first, count)`` whose primitive the agent moving by
+    ``v`` would approach closer than ``_PRESS`` skins to rows ``first`` onwards;
+    returns the row after the last one moved."""
+    n = first
+    for i in range(first, count):
+        f, _, _, _ = sweep_prim(world, wi[S_PRIMS + i], ax, ay, az, bx, by, bz, vx, vy, vz,
+                                radius + _PRESS * skin, _TOLERANCE * skin)
+        if f <= 1.0:
+            if i != n:
+                _swap_planes(wf, wi, i, n)
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _sweep(world, px, py, pz, half, up, vx, vy, vz, radius, skin, n_planes, wi, cand):
+    """First contact of the agent moving by ``v``: ``(fraction, hit, nx, ny, nz)``.
+
+    Primitives that are contact planes are swept grown by only ``skin/4`` (the
+    planes keep them ``skin/2`` away; this is the safety net), the others
+    grown by ``skin``.
+    """
+    ax, ay, az, bx, by, bz = core(px, py, pz, half, up)
+    grown = radius + skin
+    n = candidates(world, ax, ay, az, bx, by, bz, vx, vy, vz, grown, cand)
+    if n > cand.shape[0]:
+        cand = np.empty(2 * n, dtype=np.int64)
+        n = candidates(world, ax, ay, az, bx, by, bz, vx, vy, vz, grown, cand)
+    fraction = 1.0
+    hit = -1
+    hnx = 0.0
+    hny = 0.0
+    hnz = 0.0
+    for k in range(n):
+        e = cand[k]
+        if not prim_alive(world, e):
+            continue
+        r = radius + 0.25 * skin if _is_plane_prim(wi, n_planes, e) else grown
+        f, fnx, fny, fnz = sweep_prim(world, e, ax, ay, az, bx, by, bz, vx, vy, vz, r,
+                                      _TOLERANCE * skin)
+        if f < fraction:
+            fraction = f
+            hit = e
+            hnx = fnx
+            hny = fny
+            hnz = fnz
+    return fraction, hit, hnx, hny, hnz
+
+
+@njit(cache=True)
+def slide(world, px, py, pz, dx, dy, dz, half, up, radius, skin, margin, slack, min_motion,
+          max_iterations, wf, wi, cand, contacts):
+    """Continuous collide-and-slide of the agent from ``p`` by ``d``.
+
+    Exactly the passes of the 2D :func:`sidestep.kernels.moves.slide`, with
+    3D contact planes (a corner of three panels is solved at once by
+    :func:`~sidestep.kernels3d.planes.solve_planes`). Returns ``(x, y, z,
+    stop, n_contacts, recovered)``; contacts go to ``contacts (k, 9)``.
+    """
+    total = math.sqrt(dx * dx + dy * dy + dz * dz)
+    scale = 1.0 / total if total > 0.0 else 0.0
+    n_contacts = 0
+    recovered = False
+    rem_x = dx
+    rem_y = dy
+    rem_z = dz
+    travelled = 0.0
+    limited = False
+    stop = STOP_MAX_ITERATIONS
+    for it in range(max_iterations):
+        rem_len = math.sqrt(rem_x * rem_x + rem_y * rem_y + rem_z * rem_z)
+        if rem_len <= min_motion and it > 0:
+            stop = STOP_SLID if limited else STOP_DONE
+            break
+        n_planes, worst, row, fraction, hit, hnx, hny, hnz = _gather(
+            world, px, py, pz, half, up, rem_x, rem_y, rem_z, radius, skin, margin, wf, wi,
+            cand)
+        if it == 0 and worst < 0.0:
+            n_contacts = _record(contacts, n_contacts, wi[S_OWNERS + row], wi[S_PARTS + row],
+                                 wf[S_POINTS + 3 * row], wf[S_POINTS + 3 * row + 1],
+                                 wf[S_POINTS + 3 * row + 2], wf[S_NORMALS + 3 * row],
+                                 wf[S_NORMALS + 3 * row + 1], wf[S_NORMALS + 3 * row + 2], 0.0)
+            px, py, pz, ok = recover(world, px, py, pz, half, up, radius, skin, slack, wf, wi,
+                                     cand)
+            recovered = True
+            if not ok:
+                return px, py, pz, STOP_STUCK, n_contacts, recovered
+            n_planes, worst, row, fraction, hit, hnx, hny, hnz = _gather(
+                world, px, py, pz, half, up, rem_x, rem_y, rem_z, radius, skin, margin, wf,
+                wi, cand)
+        if rem_len <= min_motion:
+            stop = STOP_DONE
+            break
+        budget = total - travelled
+        if budget <= min_motion:
+            stop = STOP_SLID if limited else STOP_DONE
+            break
+        vx = rem_x
+        vy = rem_y
+        vz = rem_z
+        v_len = rem_len
+        if n_planes > 0:
+            ax, ay, az, bx, by, bz = core(px, py, pz, half, up)
+            err = 0.0
+            n_active = _pressed(world, ax, ay, az, bx, by, bz, vx, vy, vz, radius, skin, wf,
+                                wi, 0, n_planes)
+            n_solved = 0
+            far = (rem_len + _FAR * skin) ** 2
+            while n_active > n_solved:
+                n_solved = n_active
+                vx, vy, vz, err = solve_planes(rem_x, rem_y, rem_z, wf, S_NORMALS, S_BOUNDS,
+                                               n_active, slack)
+                if err <= slack and vx * vx + vy * vy + vz * vz > far:
+                    for i in range(n_active):
+                        wf[S_BOUNDS + i] = min(wf[S_BOUNDS + i], 0.0)
+                    vx, vy, vz, err = solve_planes(rem_x, rem_y, rem_z, wf, S_NORMALS,
+                                                   S_BOUNDS, n_active, slack)
+                if err > slack:
+                    break
+                n_active = _pressed(world, ax, ay, az, bx, by, bz, vx, vy, vz, radius, skin,
+                                    wf, wi, n_active, n_planes)
+            if err > slack or vx * dx + vy * dy + vz * dz < -skin * total:
+                vx = 0.0
+                vy = 0.0
+                vz = 0.0
+            active = False
+            for i in range(n_active):
+                pnx = wf[S_NORMALS + 3 * i]
+                pny = wf[S_NORMALS + 3 * i + 1]
+                pnz = wf[S_NORMALS + 3 * i + 2]
+                if pnx * rem_x + pny * rem_y + pnz * rem_z < wf[S_BOUNDS + i] - slack:
+                    active = True
+                    limited = True
+                    n_contacts = _record(contacts, n_contacts, wi[S_OWNERS + i],
+                                         wi[S_PARTS + i], wf[S_POINTS + 3 * i],
+                                         wf[S_POINTS + 3 * i + 1], wf[S_POINTS + 3 * i + 2],
+                                         pnx, pny, pnz, travelled * scale)
+            v_len = math.sqrt(vx * vx + vy * vy + vz * vz)
+            if v_len <= min_motion or (active and v_len <= skin):
+                stop = STOP_BLOCKED
+                break
+            if v_len > budget:
+                k = budget / v_len
+                vx *= k
+                vy *= k
+                vz *= k
+                v_len = budget
+            fraction, hit, hnx, hny, hnz = _sweep(world, px, py, pz, half, up, vx, vy, vz,
+                                                  radius, skin, n_planes, wi, cand)
+        elif rem_len > budget:
+            k = budget / rem_len
+            vx *= k
+            vy *= k
+            vz *= k
+            v_len = budget
+            if fraction > k:
+                fraction = 1.0
+                hit = -1
+            else:
+                fraction /= k
+        px += fraction * vx
+        py += fraction * vy
+        pz += fraction * vz
+        travelled += fraction * v_len
+        rem_x -= fraction * vx
+        rem_y -= fraction * vy
+        rem_z -= fraction * vz
+        if hit < 0:
+            stop = STOP_SLID if limited else STOP_DONE
+            break
+        limited = True
+        # The contact point: the hit primitive's surface point nearest the agent now.
+        ax, ay, az, bx, by, bz = core(px, py, pz, half, up)
+        _, _, _, _, qx, qy, qz = separation_prim(world, hit, ax, ay, az, bx, by, bz)
+        n_contacts = _record(contacts, n_contacts, world.owner[hit], world.part[hit],
+                             qx, qy, qz, hnx, hny, hnz, travelled * scale)
+    return px, py, pz, stop, n_contacts, recovered
+
+
+@njit(cache=True)
+def _overlap_contacts(world, x, y, z, half, up, radius, wf, wi, cand, contacts):
+    # Contacts for every obstacle the agent at (x, y, z) overlaps; returns their count.
+    count = penetrations(world, x, y, z, half, up, radius, 0.0, False, wf, wi, cand)
+    n_contacts = 0
+    for i in range(count):
+        if wf[S_SEPARATIONS + i] < 0.0:
+            n_contacts = _record(contacts, n_contacts, wi[S_OWNERS + i], wi[S_PARTS + i],
+                                 wf[S_POINTS + 3 * i], wf[S_POINTS + 3 * i + 1],
+                                 wf[S_POINTS + 3 * i + 2], wf[S_NORMALS + 3 * i],
+                                 wf[S_NORMALS + 3 * i + 1], wf[S_NORMALS + 3 * i + 2], 1.0)
+    return count, n_contacts
+
+
+@njit(cache=True)
+def push(world, px, py, pz, dx, dy, dz, half, up, radius, wf, wi, cand, contacts):
+    """The radial article's method: move, then push out of each overlapped obstacle.
+
+    Contributions ``-separation * normal`` add up, one pass (fast moves tunnel).
+    """
+    x = px + dx
+    y = py + dy
+    z = pz + dz
+    count, n_contacts = _overlap_contacts(world, x, y, z, half, up, radius, wf, wi, cand,
+                                          contacts)
+    ox = 0.0
+    oy = 0.0
+    oz = 0.0
+    for i in range(count):
+        sep = wf[S_SEPARATIONS + i]
+        if sep < 0.0:
+            ox -= sep * wf[S_NORMALS + 3 * i]
+            oy -= sep * wf[S_NORMALS + 3 * i + 1]
+            oz -= sep * wf[S_NORMALS + 3 * i + 2]
+    stop = STOP_PUSHED if n_contacts > 0 else STOP_DONE
+    return x + ox, y + oy, z + oz, stop, n_contacts, False
+
+
+@njit(cache=True)
+def block(world, px, py, pz, dx, dy, dz, half, up, radius, wf, wi, cand, contacts):
+    """The wall article's method: if the agent at ``p + d`` collides, stay at ``p``."""
+    x = px + dx
+    y = py + dy
+    z = pz + dz
+    count, n_contacts = _overlap_contacts(world, x, y, z, half, up, radius, wf, wi, cand,
+                                          contacts)
+    if n_contacts > 0:
+        return px, py, pz, STOP_BLOCKED, n_contacts, False
+    return x, y, z, STOP_DONE, 0, False
+
+
+@njit(cache=True)
+def move_agent(world, px, py, pz, dx, dy, dz, radius, half, up, mode, skin, margin, slack,
+               min_motion, max_iterations, wf, wi, contacts):
+    """One move in ``mode``; returns ``(x, y, z, stop, n_contacts, recovered)``.
+
+    ``half`` is half the capsule core's length (0 for a sphere), ``up`` the up
+    axis (0, 1 or 2); ``wf``, ``wi`` scratch; contacts go to ``contacts (k, 9)``.
+    """
+    cand = np.empty(64, dtype=np.int64)
+    return _move(world, px, py, pz, dx, dy, dz, radius, half, up, mode, skin, margin, slack,
+                 min_motion, max_iterations, wf, wi, cand, contacts)
+
+
+@njit(cache=True)
+def _move(world, px, py, pz, dx, dy, dz, radius, half, up, mode, skin, margin, slack,
+          min_motion, max_iterations, wf, wi, cand, contacts):
+    if mode == MODE_SLIDE:
+        return slide(world, px, py, pz, dx, dy, dz, half, up, radius, skin, margin, slack,
+                     min_motion, max_iterations, wf, wi, cand, contacts)
+    if mode == MODE_PUSH:
+        return push(world, px, py, pz, dx, dy, dz, half, up, radius, wf, wi, cand, contacts)
+    if mode == MODE_BLOCK:
+        return block(world, px, py, pz, dx, dy, dz, half, up, radius, wf, wi, cand, contacts)
+    return px + dx, py + dy, pz + dz, STOP_DONE, 0, False
+
+
+@njit(cache=True, nogil=True)
+def move_agents(world, positions, displacements, radii, halves, up, mode, skin, margin, slack,
+                min_motion, max_iterations, out, queue):
+    """:func:`move_agent` for the rows taken from ``queue``; ends into ``out (n, 3)``.
+
+    Releases the GIL so threads run at once; a row's result does not depend
+    on which thread took it.
+    """
+    contacts = np.empty((1, CONTACT_FIELDS))
+    wf = np.empty(SCRATCH_FLOATS)
+    wi = np.empty(SCRATCH_INTS, dtype=np.int64)
+    cand = np.empty(64, dtype=np.int64)
+    while True:
+        first, stop = next_rows(queue)
+        if first >= stop:
+            break
+        for k in range(first, stop):
+            x, y, z, _, _, _ = _move(world, positions[k, 0], positions[k, 1], positions[k, 2],
+                                     displacements[k, 0], displacements[k, 1],
+                                     displacements[k, 2], radii[k], halves[k], up, mode, skin,
+                                     margin, slack, min_motion, max_iterations, wf, wi, cand,
+                                     contacts)
+            out[k, 0] = x
+            out[k, 1] = y
+            out[k, 2] = z

@@ -1,0 +1,514 @@
+"""Queries over a whole 3D world: which obstacle is nearest, touched, or hit by a ray.
+
+The 3D mirror of :mod:`sidestep.kernels.world`. A world reaches the kernels
+as a :class:`Packed3D`: one row per **primitive** (``kind``, ``owner`` id,
+``part``, ``PARAMS`` floats of parameters), the corner pool and index loop of
+panels and mesh triangles, the obstacles' ``alive`` flags, and a bounding
+volume hierarchy over the primitives' boxes. Primitives:
+
+* ``PRIM_POLYGON``: a planar panel, or one triangle of a mesh (a 3-corner
+  panel): ``[first, count, nx, ny, nz, edge_flags, front_only]``, its
+  corners ``vertices[loop[first:first + count]]``, its unit normal (the
+  front: corners counter-clockwise seen from it), the active-edge bits
+  (:mod:`~sidestep.kernels3d.mesh`; -1 for a lone panel) and whether only
+  its front blocks;
+* ``PRIM_BOX``: ``[minx, miny, minz, maxx, maxy, maxz]``, solid;
+* ``PRIM_SPHERE``: ``[cx, cy, cz, radius]``, solid;
+* ``PRIM_CYLINDER``: ``[bx, by, bz, axis, radius, height]``, solid, upright
+  along coordinate ``axis`` from the centre of its base.
+
+The agent is a sphere or an upright capsule: to the kernels, a **core**
+segment ``a -> b`` (``a == b`` for a sphere) and a radius.
+"""
+import math
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from ..kernels.row_queue import next_rows
+from . import bvh as _bvh
+from .box import ray_box, separation_capsule_box, sweep_capsule_box
+from .cylinder import ray_cylinder, separation_capsule_cylinder, sweep_capsule_cylinder
+from .polygon import ray_polygon, separation_capsule_polygon, sweep_capsule_polygon
+from .sphere import ray_sphere, separation_capsule_sphere, sweep_capsule_sphere
+
+PRIM_POLYGON = 0
+PRIM_BOX = 1
+PRIM_SPHERE = 2
+PRIM_CYLINDER = 3
+
+#: Floats of parameters per primitive row.
+PARAMS = 8
+# Polygon rows.
+P_FIRST, P_COUNT, P_NX, P_NY, P_NZ, P_EDGES, P_FRONT = range(7)
+
+#: Contact rows one query or slide pass handles at once.
+MAX_PLANES = 32
+
+# flags[F_REMOVED]: 1 once an obstacle was removed (only then are alive flags read).
+F_REMOVED = 0
+
+Packed3D = namedtuple("Packed3D", [
+    "kind",       # (m,) int64 primitive kind
+    "owner",      # (m,) int64 obstacle id
+    "part",       # (m,) int64 part (mesh triangle index, -1 otherwise)
+    "params",     # (m, PARAMS) float64
+    "vertices",   # (v, 3) float64 corners of panels and mesh triangles
+    "loop",       # (l,) int64 corner indices, read from each polygon's first
+    "alive",      # (ids,) uint8
+    "flags",      # (1,) int64: F_REMOVED
+    "tree",       # the bounding volume hierarchy over the primitives' boxes
+])
+
+# Scratch per thread (or per agent): flat float and int buffers.
+S_NORMALS = 0                       # floats, (MAX_PLANES, 3)
+S_SEPARATIONS = 3 * MAX_PLANES      # floats, (MAX_PLANES,)
+S_POINTS = 4 * MAX_PLANES           # floats, (MAX_PLANES, 3)
+S_BOUNDS = 7 * MAX_PLANES           # floats, (MAX_PLANES,)
+SCRATCH_FLOATS = 8 * MAX_PLANES
+S_OWNERS = 0                        # ints, (MAX_PLANES,) obstacle id per contact row
+S_PRIMS = MAX_PLANES                # ints, (MAX_PLANES,) primitive per contact row
+S_PARTS = 2 * MAX_PLANES            # ints, (MAX_PLANES,) part per contact row
+SCRATCH_INTS = 3 * MAX_PLANES
+
+
+def scratch():
+    """Fresh scratch buffers ``(floats, ints)`` for one agent."""
+    return np.zeros(SCRATCH_FLOATS), np.zeros(SCRATCH_INTS, dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def core(px, py, pz, half, up):
+    """The agent's core segment: ``p -+ half`` along axis ``up`` (``a == b`` for a sphere)."""
+    ax = px
+    ay = py
+    az = pz
+    bx = px
+    by = py
+    bz = pz
+    if half > 0.0:
+        if up == 0:
+            ax -= half
+            bx += half
+        elif up == 1:
+            ay -= half
+            by += half
+        else:
+            az -= half
+            bz += half
+    return ax, ay, az, bx, by, bz
+
+
+@njit(cache=True, inline="always")
+def prim_alive(world, e):
+    """Whether primitive ``e`` belongs to an obstacle still in the world."""
+    return world.flags[F_REMOVED] == 0 or world.alive[world.owner[e]] != 0
+
+
+@njit(cache=True)
+def separation_prim(world, e, ax, ay, az, bx, by, bz):
+    """Signed distance from the core ``a -> b`` to primitive ``e``'s surface.
+
+    Returns ``(separation, nx, ny, nz, qx, qy, qz)``: the normal from the
+    surface towards the core, and the surface point nearest it. A panel seen
+    from behind when only its front blocks is ``inf``.
+    """
+    k = world.kind[e]
+    p = world.params[e]
+    if k == PRIM_POLYGON:
+        return separation_capsule_polygon(ax, ay, az, bx, by, bz, world.vertices, world.loop,
+                                          int(p[P_FIRST]), int(p[P_COUNT]), p[P_NX], p[P_NY],
+                                          p[P_NZ], int(p[P_EDGES]), p[P_FRONT] != 0.0)
+    if k == PRIM_BOX:
+        return separation_capsule_box(ax, ay, az, bx, by, bz, p[0], p[1], p[2], p[3], p[4],
+                                      p[5])
+    if k == PRIM_SPHERE:
+        return separation_capsule_sphere(ax, ay, az, bx, by, bz, p[0], p[1], p[2], p[3])
+    return separation_capsule_cylinder(ax, ay, az, bx, by, bz, p[0], p[1], p[2], int(p[3]),
+                                       p[4], p[5])
+
+
+@njit(cache=True)
+def sweep_prim(world, e, ax, ay, az, bx, by, bz, dx, dy, dz, radius, tolerance):
+    """First touch of the core grown by ``radius`` moving by ``d`` against primitive ``e``.
+
+    Returns ``(fraction, nx, ny, nz)``; ``inf`` for a miss. ``tolerance``
+    (world units) is how far outside the contact a searched sweep (the
+    cylinder's) may stop.
+    """
+    k = world.kind[e]
+    p = world.params[e]
+    if k == PRIM_POLYGON:
+        f, nx, ny, nz, _, _, _ = sweep_capsule_polygon(
+            ax, ay, az, bx, by, bz, dx, dy, dz, radius, world.vertices, world.loop,
+            int(p[P_FIRST]), int(p[P_COUNT]), p[P_NX], p[P_NY], p[P_NZ], int(p[P_EDGES]),
+            p[P_FRONT] != 0.0)
+    elif k == PRIM_BOX:
+        f, nx, ny, nz, _, _, _ = sweep_capsule_box(ax, ay, az, bx, by, bz, dx, dy, dz, radius,
+                                                   p[0], p[1], p[2], p[3], p[4], p[5])
+    elif k == PRIM_SPHERE:
+        f, nx, ny, nz, _, _, _ = sweep_capsule_sphere(ax, ay, az, bx, by, bz, dx, dy, dz,
+                                                      radius, p[0], p[1], p[2], p[3])
+    else:
+        f, nx, ny, nz, _, _, _ = sweep_capsule_cylinder(ax, ay, az, bx, by, bz, dx, dy, dz,
+                                                        radius, p[0], p[1], p[2], int(p[3]),
+                                                        p[4], p[5], tolerance)
+    return f, nx, ny, nz
+
+
+@njit(cache=True)
+def ray_prim(world, e, ox, oy, oz, ux, uy, uz, max_distance, cull):
+    """First hit of the ray ``o + t u`` (``u`` unit, ``0 <= t <= max_distance``) on primitive ``e``.
+
+    ``cull`` culls back faces of every panel and mesh triangle. Returns
+    ``(t, nx, ny, nz)``, ``t = inf`` for a miss; the normal faces the ray.
+    """
+    k = world.kind[e]
+    p = world.params[e]
+    if k == PRIM_POLYGON:
+        return ray_polygon(ox, oy, oz, ux, uy, uz, max_distance, world.vertices, world.loop,
+                           int(p[P_FIRST]), int(p[P_COUNT]), p[P_NX], p[P_NY], p[P_NZ],
+                           cull != 0 or p[P_FRONT] != 0.0)
+    if k == PRIM_BOX:
+        return ray_box(ox, oy, oz, ux, uy, uz, max_distance, p[0], p[1], p[2], p[3], p[4], p[5])
+    if k == PRIM_SPHERE:
+        return ray_sphere(ox, oy, oz, ux, uy, uz, max_distance, p[0], p[1], p[2], p[3])
+    return ray_cylinder(ox, oy, oz, ux, uy, uz, max_distance, p[0], p[1], p[2], int(p[3]), p[4],
+                        p[5])
+
+
+@njit(cache=True)
+def penetrations(world, px, py, pz, half, up, radius, reach, per_primitive, wf, wi, cand):
+    """Per obstacle (or per primitive), how the agent at ``p`` stands against it.
+
+    For every live obstacle whose surface comes within ``radius + reach`` of
+    the agent's core, one contact row in the scratch buffers, from its nearest
+    primitive (with ``per_primitive``, one row per primitive instead: the
+    recovery must leave every triangle of a mesh, not only the nearest): its id (``wi[S_OWNERS + row]``), primitive and part, the signed
+    separation minus ``radius`` (``wf[S_SEPARATIONS + row]``, negative:
+    overlapping by that much), the unit normal towards the agent
+    (``S_NORMALS``) and the surface point (``S_POINTS``). Fills at most
+    ``MAX_PLANES`` rows and returns their count.
+    """
+    ax, ay, az, bx, by, bz = core(px, py, pz, half, up)
+    n = candidates(world, ax, ay, az, bx, by, bz, 0.0, 0.0, 0.0, radius + reach, cand)
+    if n > cand.shape[0]:
+        cand = np.empty(2 * n, dtype=np.int64)
+        n = candidates(world, ax, ay, az, bx, by, bz, 0.0, 0.0, 0.0, radius + reach, cand)
+    count = 0
+    for k in range(n):
+        e = cand[k]
+        if not prim_alive(world, e):
+            continue
+        sep, nx, ny, nz, qx, qy, qz = separation_prim(world, e, ax, ay, az, bx, by, bz)
+        sep -= radius
+        if sep > reach:
+            continue
+        owner = world.owner[e]
+        row = -1
+        if not per_primitive:
+            for t in range(count):
+                if wi[S_OWNERS + t] == owner:
+                    row = t
+                    break
+        if row < 0:
+            if count == MAX_PLANES:
+                continue
+            row = count
+            count += 1
+        elif wf[S_SEPARATIONS + row] <= sep:
+            continue
+        wi[S_OWNERS + row] = owner
+        wi[S_PRIMS + row] = e
+        wi[S_PARTS + row] = world.part[e]
+        wf[S_SEPARATIONS + row] = sep
+        wf[S_NORMALS + 3 * row] = nx
+        wf[S_NORMALS + 3 * row + 1] = ny
+        wf[S_NORMALS + 3 * row + 2] = nz
+        wf[S_POINTS + 3 * row] = qx
+        wf[S_POINTS + 3 * row + 1] = qy
+        wf[S_POINTS + 3 * row + 2] = qz
+    return count
+
+
+@njit(cache=True)
+def primitive_boxes(kind, params, vertices, loop):
+    """``(m, 6)`` bounding boxes ``[min (3), max (3)]`` of every primitive's surface."""
+    m = kind.shape[0]
+    out = np.empty((m, 6))
+    for e in range(m):
+        k = kind[e]
+        p = params[e]
+        if k == PRIM_POLYGON:
+            first = int(p[P_FIRST])
+            for a in range(3):
+                lo = math.inf
+                hi = -math.inf
+                for t in range(first, first + int(p[P_COUNT])):
+                    lo = min(lo, vertices[loop[t], a])
+                    hi = max(hi, vertices[loop[t], a])
+                out[e, a] = lo
+                out[e, 3 + a] = hi
+        elif k == PRIM_BOX:
+            for a in range(6):
+                out[e, a] = p[a]
+        elif k == PRIM_SPHERE:
+            for a in range(3):
+                out[e, a] = p[a] - p[3]
+                out[e, 3 + a] = p[a] + p[3]
+        else:
+            axis = int(p[3])
+            for a in range(3):
+                if a == axis:
+                    out[e, a] = p[a]
+                    out[e, 3 + a] = p[a] + p[5]
+                else:
+                    out[e, a] = p[a] - p[4]
+                    out[e, 3 + a] = p[a] + p[4]
+    return out
+
+
+@njit(cache=True)
+def translate_solids(params, prims, kinds, offset):
+    """Move the solid primitives ``prims`` (of ``kinds``) by ``offset (3,)``, in place.
+
+    Panels and mesh triangles move with their corners (the caller moves the
+    obstacle's range of ``vertices``, shared by its triangles).
+    """
+    for t in range(prims.shape[0]):
+        e = prims[t]
+        k = kinds[t]
+        if k == PRIM_BOX:
+            for a in range(3):
+                params[e, a] += offset[a]
+                params[e, 3 + a] += offset[a]
+        elif k != PRIM_POLYGON:
+            for a in range(3):
+                params[e, a] += offset[a]
+
+
+@njit(cache=True)
+def candidates(world, ax, ay, az, bx, by, bz, dx, dy, dz, reach, out):
+    """Primitives whose box comes within ``reach`` of the core ``a -> b`` swept by ``d``.
+
+    Writes their indices to ``out`` and returns how many there are; when that
+    is more than ``out`` holds, only the first ``len(out)`` are written and the
+    caller asks again with a larger buffer. A conservative filter (box against
+    box): the exact tests follow. The hierarchy is walked depth first with a
+    stack of its depth.
+    """
+    tree = world.tree
+    if tree.order.shape[0] == 0:
+        return 0
+    lo_x = min(ax, bx, ax + dx, bx + dx) - reach
+    lo_y = min(ay, by, ay + dy, by + dy) - reach
+    lo_z = min(az, bz, az + dz, bz + dz) - reach
+    hi_x = max(ax, bx, ax + dx, bx + dx) + reach
+    hi_y = max(ay, by, ay + dy, by + dy) + reach
+    hi_z = max(az, bz, az + dz, bz + dz) + reach
+    nodes = np.empty(tree.depth + 2, dtype=np.int32)
+    state = np.zeros(1, dtype=np.int64)
+    _bvh.start_box(tree, nodes, state)
+    n = 0
+    while True:
+        first, count = _bvh.next_leaf_box(tree, nodes, state, lo_x, lo_y, lo_z, hi_x, hi_y,
+                                          hi_z)
+        if count == 0:
+            break
+        for k in range(first, first + count):
+            if n < out.shape[0]:
+                out[n] = tree.order[k]
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def world_radius(world, px, py, pz):
+    """Distance from ``p`` to the farthest corner of the box around every primitive."""
+    b = world.tree.boxes
+    if b.shape[0] == 0:
+        return 0.0
+    fx = max(abs(px - b[0, 0]), abs(px - b[0, 3]))
+    fy = max(abs(py - b[0, 1]), abs(py - b[0, 4]))
+    fz = max(abs(pz - b[0, 2]), abs(pz - b[0, 5]))
+    return math.sqrt(fx * fx + fy * fy + fz * fz)
+
+
+@njit(cache=True)
+def nearest_point(world, px, py, pz, nodes, keys, state):
+    """Nearest obstacle surface to ``p``, however far.
+
+    Returns ``(owner, part, separation, nx, ny, nz, qx, qy, qz)``; ``owner``
+    -1 and ``inf`` in an empty world. Leaves come nearest box first; once a
+    leaf's box is farther than the best surface found, nothing nearer is
+    left. ``nodes``, ``keys``, ``state`` are the hierarchy's cursor scratch.
+    """
+    bo = -1
+    bp = -1
+    best = math.inf
+    bnx = bny = bnz = bqx = bqy = bqz = 0.0
+    tree = world.tree
+    if tree.order.shape[0] == 0:
+        return bo, bp, best, bnx, bny, bnz, bqx, bqy, bqz
+    _bvh.start_nearest(tree, nodes, keys, state, px, py, pz, math.inf)
+    while True:
+        # A point inside a solid has a negative separation; its box holds the
+        # point (distance 0), so it comes before any box farther than 0.
+        first, count, d_box = _bvh.next_leaf_nearest(tree, nodes, keys, state, px, py, pz,
+                                                     max(best, 0.0))
+        if count == 0:
+            break
+        for k in range(first, first + count):
+            e = tree.order[k]
+            if not prim_alive(world, e):
+                continue
+            sep, nx, ny, nz, qx, qy, qz = separation_prim(world, e, px, py, pz, px, py, pz)
+            if sep < best:
+                best = sep
+                bo = world.owner[e]
+                bp = world.part[e]
+                bnx, bny, bnz, bqx, bqy, bqz = nx, ny, nz, qx, qy, qz
+    return bo, bp, best, bnx, bny, bnz, bqx, bqy, bqz
+
+
+@njit(cache=True)
+def raycast_point(world, ox, oy, oz, ux, uy, uz, max_distance, cull, nodes, keys, state):
+    """First obstacle surface along the ray ``o + t u`` (``u`` unit, ``t <= max_distance``).
+
+    Returns ``(owner, part, t, nx, ny, nz)``; ``owner`` -1 and ``inf`` on a
+    miss. A ray that starts inside a solid (or on any surface) hits it at 0,
+    with the surface's normal. Leaves come near to far along the ray and the
+    walk stops at the first leaf entered beyond the nearest hit.
+    """
+    bo = -1
+    bp = -1
+    best = math.inf
+    bnx = bny = bnz = 0.0
+    tree = world.tree
+    if tree.order.shape[0] == 0:
+        return bo, bp, best, bnx, bny, bnz
+    ix = _bvh.inverse(ux)
+    iy = _bvh.inverse(uy)
+    iz = _bvh.inverse(uz)
+    limit = max_distance
+    _bvh.start_ray(tree, nodes, keys, state, ox, oy, oz, ix, iy, iz, limit)
+    while True:
+        first, count, t_enter = _bvh.next_leaf_ray(tree, nodes, keys, state, ox, oy, oz, ix,
+                                                   iy, iz, limit)
+        if count == 0:
+            break
+        for k in range(first, first + count):
+            e = tree.order[k]
+            if not prim_alive(world, e):
+                continue
+            if t_enter == 0.0 and world.kind[e] != PRIM_POLYGON:
+                # The origin may be inside this solid: then the ray is blocked at once.
+                sep, nx, ny, nz, _, _, _ = separation_prim(world, e, ox, oy, oz, ox, oy, oz)
+                if sep <= 0.0:
+                    return world.owner[e], world.part[e], 0.0, nx, ny, nz
+            t, nx, ny, nz = ray_prim(world, e, ox, oy, oz, ux, uy, uz, limit, cull)
+            if t < best:
+                best = t
+                limit = t
+                bo = world.owner[e]
+                bp = world.part[e]
+                bnx, bny, bnz = nx, ny, nz
+    if best > max_distance:
+        return -1, -1, math.inf, 0.0, 0.0, 0.0
+    return bo, bp, best, bnx, bny, bnz
+
+
+@njit(cache=True)
+def _cursor(tree):
+    # Scratch for one best-first cursor over ``tree`` (see bvh.cursor_size).
+    k = max(tree.leaves, 1) + 1
+    return np.empty(k, dtype=np.int32), np.empty(k), np.zeros(1, dtype=np.int64)
+
+
+@njit(cache=True, nogil=True)
+def nearest_points(world, points, owner, part, separation, normal, surface, queue):
+    """:func:`nearest_point` for the rows of ``points (n, 3)`` taken from ``queue``."""
+    nodes, keys, state = _cursor(world.tree)
+    while True:
+        first, stop = next_rows(queue)
+        if first >= stop:
+            break
+        for p in range(first, stop):
+            o, pt, sep, nx, ny, nz, qx, qy, qz = nearest_point(world, points[p, 0], points[p, 1],
+                                                               points[p, 2], nodes, keys,
+                                                               state)
+            owner[p] = o
+            part[p] = pt
+            separation[p] = sep
+            normal[p, 0] = nx
+            normal[p, 1] = ny
+            normal[p, 2] = nz
+            surface[p, 0] = qx
+            surface[p, 1] = qy
+            surface[p, 2] = qz
+
+
+@njit(cache=True, nogil=True)
+def raycast_points(world, origins, directions, max_distance, cull, owner, part, distance,
+                   normal, point, queue):
+    """:func:`raycast_point` for the rays taken from ``queue`` (unit ``directions``).
+
+    ``point`` gets the hit point (NaN on a miss).
+    """
+    nodes, keys, state = _cursor(world.tree)
+    while True:
+        first, stop = next_rows(queue)
+        if first >= stop:
+            break
+        for r in range(first, stop):
+            o, pt, t, nx, ny, nz = raycast_point(world, origins[r, 0], origins[r, 1],
+                                                 origins[r, 2], directions[r, 0],
+                                                 directions[r, 1], directions[r, 2],
+                                                 max_distance[r], cull, nodes, keys, state)
+            owner[r] = o
+            part[r] = pt
+            distance[r] = t
+            normal[r, 0] = nx
+            normal[r, 1] = ny
+            normal[r, 2] = nz
+            for a in range(3):
+                point[r, a] = origins[r, a] + t * directions[r, a] if o >= 0 else math.nan
+
+
+@njit(cache=True)
+def overlapping_owners(world, px, py, pz, radius, half, up):
+    """Ids of the live obstacles within ``radius`` of the core at ``p`` (unsorted, no repeats)."""
+    ax, ay, az, bx, by, bz = core(px, py, pz, half, up)
+    cand = np.empty(64, dtype=np.int64)
+    n = candidates(world, ax, ay, az, bx, by, bz, 0.0, 0.0, 0.0, radius, cand)
+    if n > cand.shape[0]:
+        cand = np.empty(2 * n, dtype=np.int64)
+        n = candidates(world, ax, ay, az, bx, by, bz, 0.0, 0.0, 0.0, radius, cand)
+    found = np.empty(n, dtype=np.int64)
+    m = 0
+    for k in range(n):
+        e = cand[k]
+        if not prim_alive(world, e):
+            continue
+        owner = world.owner[e]
+        seen = False
+        for t in range(m):
+            if found[t] == owner:
+                seen = True
+                break
+        if seen:
+            continue
+        sep, _, _, _, _, _, _ = separation_prim(world, e, ax, ay, az, bx, by, bz)
+        if sep <= radius:
+            found[m] = owner
+            m += 1
+    return found[:m].copy()
+
+
+def pack(kind, owner, part, params, vertices, loop, alive, removed):
+    """The world as the kernels read it: a :class:`Packed3D` with a fresh hierarchy."""
+    boxes = primitive_boxes(kind, params, vertices, loop)
+    return Packed3D(kind.copy(), owner.copy(), part.copy(), params.copy(), vertices.copy(),
+                    loop.copy(), alive.copy(), np.array([1 if removed else 0], dtype=np.int64),
+                    _bvh.build_bvh(boxes))

@@ -1,0 +1,506 @@
+"""``World3D``: obstacles in space, and agents that move among them without passing through.
+
+The 3D half of sidestep, the panel article's world: planar panels, triangle
+meshes, boxes, spheres and upright cylinders. It mirrors :mod:`sidestep.world`
+(``World2D``): the class checks arguments (a clear ``ValueError``/``TypeError``
+naming the argument), stores obstacles as packed arrays
+(:mod:`sidestep.storage3d`), calls one kernel per query
+(:mod:`sidestep.kernels3d`) and wraps the answer in the same small records
+(:mod:`sidestep.results`).
+"""
+import numpy as np
+
+from . import tolerances, validation
+from .degenerate import surface_kinds
+from .kernels3d import moves as _moves
+from .kernels3d import world as _kw
+from .kernels3d.polygon import first_crossing_panel, newell_normal_polygon, planarity_polygon
+from .results import Contact, Move, Nearest, RayHits
+from .storage3d import FAMILIES, Store3D
+from .threads import run_rows
+
+MODES = ("slide", "push", "block", "ghost")
+SIDES = ("both", "front")
+_MODE_CODES = {"slide": _moves.MODE_SLIDE, "push": _moves.MODE_PUSH,
+               "block": _moves.MODE_BLOCK, "ghost": _moves.MODE_GHOST}
+_STOPS = {_moves.STOP_DONE: "done", _moves.STOP_SLID: "slid", _moves.STOP_BLOCKED: "blocked",
+          _moves.STOP_MAX_ITERATIONS: "max_iterations", _moves.STOP_STUCK: "stuck",
+          _moves.STOP_PUSHED: "pushed"}
+_UPS = {"x": 0, "y": 1, "z": 2}
+
+
+def _count(n, noun):
+    """``n`` and ``noun``, plural unless ``n`` is 1."""
+    if n == 1:
+        return f"1 {noun}"
+    return f"{n} {noun}{'es' if noun.endswith(('s', 'x')) else 's'}"
+
+
+class World3D:
+    """Obstacles in space: panels, triangle meshes, boxes, spheres and upright cylinders.
+
+    Parameters
+    ----------
+    up : {"y", "z", "x"}
+        The up axis (``"y"`` as in glTF and the articles' x-z ground plane;
+        ``"z"`` for Panda3D or Blender data). Only upright cylinders and
+        capsule agents read it; the geometry itself has no preferred axis.
+    skin : float
+        Gap (world units) that ``slide`` keeps between agent and obstacles;
+        see :data:`sidestep.tolerances.SKIN`.
+    max_iterations : int
+        Collide-and-slide passes per move.
+
+    Examples
+    --------
+    A floor panel and a wall panel, and a camera sliding along the wall:
+
+    >>> import sidestep
+    >>> world = sidestep.World3D()
+    >>> floor = world.add_panels([[(-5, 0, -5), (-5, 0, 5), (5, 0, 5), (5, 0, -5)]])
+    >>> wall = world.add_panels([[(0, 0, -5), (0, 3, -5), (0, 3, 5), (0, 0, 5)]])
+    >>> move = world.move((-1.0, 1.0, 0.0), (2.0, 0.0, 1.0), radius=0.25)
+    >>> move.stop, bool(world.clearance(move.position) >= 0.25 - 1e-9)
+    ('slid', True)
+    """
+
+    def __init__(self, *, up="y", skin=tolerances.SKIN,
+                 max_iterations=tolerances.MAX_ITERATIONS):
+        self._up = _UPS[validation.choice(up, "up", tuple(_UPS))]
+        self._skin = validation.length(skin, "skin", allow_zero=False)
+        if isinstance(max_iterations, bool) or not isinstance(max_iterations, (int, np.integer)) \
+                or max_iterations < 1:
+            raise ValueError(f"max_iterations must be a positive integer, got {max_iterations!r}")
+        self._max_iterations = int(max_iterations)
+        self._store = Store3D()
+
+    # ============================================================ obstacles
+    def add_panels(self, polygons, sides="both"):
+        """Add planar panels: the panel article's polygons, convex or concave.
+
+        Parameters
+        ----------
+        polygons : sequence of (k, 3) float64, or (n, k, 3) float64
+            Each panel's corners in order, k >= 3; a last corner equal to the
+            first is dropped. A panel must be planar (every corner within
+            :data:`~sidestep.tolerances.PANEL_FLATNESS` times its size of its
+            plane), simple (its outline does not cross itself) and of non-zero
+            area; edges must have non-zero length.
+        sides : {"both", "front"}
+            ``"front"``: only the face from which the corners run
+            counter-clockwise blocks (the article's back-face culling, glTF's
+            winding); an agent or ray coming from behind passes through.
+
+        Returns
+        -------
+        ids : (n,) int64
+        """
+        side = SIDES.index(validation.choice(sides, "sides", SIDES))
+        if isinstance(polygons, np.ndarray) and polygons.ndim == 3:
+            polygons = list(polygons)
+        if isinstance(polygons, (str, bytes)) or not hasattr(polygons, "__len__"):
+            raise TypeError(f"polygons must be a sequence of (k, 3) corner arrays, got "
+                            f"{type(polygons).__name__}")
+        checked = [_panel(p, f"polygons[{i}]") for i, p in enumerate(polygons)]
+        if not checked:
+            return np.zeros(0, dtype=np.int64)
+        return self._store.add_panels([v for v, _ in checked],
+                                      np.array([n for _, n in checked]), side)
+
+    def add_mesh(self, vertices, triangles, sides="both"):
+        """Add a triangle mesh as one obstacle (level geometry); hits name the triangle as ``part``.
+
+        Parameters
+        ----------
+        vertices : (n, 3) float64
+        triangles : (m, 3) int
+            Corner indices into ``vertices``; every triangle must have non-zero
+            area (drop degenerate ones first: the level readers do and report
+            them).
+        sides : {"both", "front"}
+            As for :meth:`add_panels`: ``"front"`` blocks only on the side from
+            which a triangle's corners run counter-clockwise.
+
+        Returns
+        -------
+        id : int
+
+        Notes
+        -----
+        An agent sliding over the shared edge of two coplanar (or gently
+        curved) triangles never bumps on it: such edges are marked inactive
+        and contacts on them take the face's normal.
+        """
+        side = SIDES.index(validation.choice(sides, "sides", SIDES))
+        v, t = validation.mesh(vertices, triangles)
+        if len(t) == 0:
+            raise ValueError("triangles must hold at least one triangle, got none")
+        zero_area, _ = surface_kinds(v, t)
+        if np.any(zero_area):
+            i = int(np.argmax(zero_area))
+            raise ValueError(f"triangles[{i}] = {t[i].tolist()} has zero area; drop degenerate "
+                             "triangles first (sidestep.degenerate.drop_degenerate)")
+        return int(self._store.add_mesh(v, t, side))
+
+    def add_boxes(self, mins, maxs):
+        """Add solid axis-aligned boxes ``[mins, maxs]``.
+
+        Parameters
+        ----------
+        mins, maxs : (n, 3) float64, with ``mins < maxs`` on every axis
+
+        Returns
+        -------
+        ids : (n,) int64
+        """
+        lo, _ = validation.points(mins, "mins", dim=3)
+        hi, _ = validation.points(maxs, "maxs", dim=3)
+        if lo.shape != hi.shape:
+            raise ValueError(f"mins and maxs must have the same shape, got {lo.shape} "
+                             f"and {hi.shape}")
+        bad = np.any(lo >= hi, axis=1)
+        if np.any(bad):
+            i = int(np.argmax(bad))
+            raise ValueError(f"box {i} must have mins < maxs on every axis, got mins={lo[i]} "
+                             f"maxs={hi[i]}")
+        return self._store.add_boxes(lo, hi)
+
+    def add_spheres(self, centers, radii):
+        """Add solid spheres (radius 0 is a point).
+
+        Parameters
+        ----------
+        centers : (n, 3) float64
+        radii : float or (n,) float64, >= 0
+
+        Returns
+        -------
+        ids : (n,) int64
+        """
+        c, _ = validation.points(centers, "centers", dim=3)
+        r = validation.lengths(radii, "radii", len(c))
+        return self._store.add_spheres(c, r)
+
+    def add_cylinders(self, bases, radii, heights):
+        """Add solid upright cylinders with flat caps: the radial article's trees on terrain.
+
+        Parameters
+        ----------
+        bases : (n, 3) float64
+            Centre of each bottom cap.
+        radii, heights : float or (n,) float64, > 0
+            The cylinder stands along the world's ``up`` axis from its base.
+
+        Returns
+        -------
+        ids : (n,) int64
+        """
+        b, _ = validation.points(bases, "bases", dim=3)
+        r = validation.lengths(radii, "radii", len(b), allow_zero=False)
+        h = validation.lengths(heights, "heights", len(b), allow_zero=False)
+        return self._store.add_cylinders(b, r, h, self._up)
+
+    def remove(self, ids):
+        """Remove obstacles by id (ids already removed or unknown raise ``KeyError``)."""
+        arr = self._known(ids)
+        self._store.remove(arr)
+
+    def translate(self, ids, offset):
+        """Move obstacles by ``offset`` (kinematic obstacles: doors, lifts, platforms).
+
+        Parameters
+        ----------
+        ids : int or (n,) int
+        offset : (3,) float64
+            The same offset for every id. Agents are not moved: a platform that
+            moves into an agent leaves it overlapping, and the agent's next
+            ``slide`` recovers to a free spot.
+        """
+        arr = self._known(ids)
+        o = validation.point(offset, "offset", dim=3)
+        self._store.translate(np.unique(arr), o)
+
+    def _known(self, ids):
+        arr = validation.ids(ids, "ids")
+        known = self._store.alive.size
+        for i in arr:
+            if i < 0 or i >= known or self._store.alive.data[i] == 0:
+                raise KeyError(f"no obstacle with id {int(i)} in this world")
+        return arr
+
+    @property
+    def up(self):
+        """The up axis: ``"x"``, ``"y"`` or ``"z"``."""
+        return "xyz"[self._up]
+
+    @property
+    def skin(self):
+        """Gap (world units) ``slide`` keeps between agents and obstacles."""
+        return self._skin
+
+    @property
+    def max_iterations(self):
+        """Collide-and-slide passes per move."""
+        return self._max_iterations
+
+    def __repr__(self):
+        families = self._store.family.view()[self._store.alive.view() != 0]
+        counts = ", ".join(_count(int(n), FAMILIES[f])
+                           for f, n in zip(*np.unique(families, return_counts=True)))
+        return f"World3D({_count(len(families), 'obstacle')}{': ' + counts if counts else ''})"
+
+    def __len__(self):
+        return int(self._store.alive.view().sum())
+
+    def __contains__(self, obstacle_id):
+        a = self._store.alive
+        return isinstance(obstacle_id, (int, np.integer)) and 0 <= obstacle_id < a.size \
+            and bool(a.data[obstacle_id])
+
+    @property
+    def ids(self):
+        """``(n,) int64``: ids of the obstacles in the world."""
+        return np.flatnonzero(self._store.alive.view()).astype(np.int64)
+
+    def family(self, obstacle_id):
+        """Family of an obstacle: ``"panel"``, ``"mesh"``, ``"box"``, ``"sphere"`` or ``"cylinder"``."""
+        if obstacle_id not in self:
+            raise KeyError(f"no obstacle with id {obstacle_id} in this world")
+        return FAMILIES[self._store.family.data[obstacle_id]]
+
+    def geometry(self, family):
+        """The live obstacles of one family, as arrays (for drawing and saving).
+
+        Returns a dict with ``ids`` and: panels ``vertices`` (list of
+        ``(k, 3)``) and ``sides``; meshes ``vertices`` and ``triangles`` (lists)
+        and ``sides``; boxes ``mins``, ``maxs (n, 3)``; spheres ``centers (n, 3)``,
+        ``radii (n,)``; cylinders ``bases (n, 3)``, ``radii``, ``heights (n,)``.
+        """
+        validation.choice(family, "family", FAMILIES)
+        return self._store.geometry(family)
+
+    @property
+    def bounds(self):
+        """``(min (3,), max (3,))`` of all live obstacle surfaces, or None if empty."""
+        return self._store.bounds()
+
+    # ================================================================ moves
+    def _tolerances(self):
+        # (skin, contact margin, plane slack, minimum motion), all scaled with the skin.
+        k = self._skin / tolerances.SKIN
+        return (self._skin, tolerances.CONTACT_MARGIN * k, tolerances.PLANE_SLACK * k,
+                tolerances.MIN_MOTION * k)
+
+    def _agent(self, radius, height):
+        """The agent's radius and its core's half length along ``up`` (0 for a sphere)."""
+        r = validation.length(radius, "radius")
+        h = validation.length(height, "height")
+        if h > 2.0 * r:
+            return r, 0.5 * h - r
+        return r, 0.0
+
+    def move(self, position, displacement, radius=0.0, height=0.0, mode="slide"):
+        """Move an agent by ``displacement``: a sphere, or an upright capsule.
+
+        Parameters
+        ----------
+        position, displacement : (3,) float64
+            ``position`` is the agent's centre.
+        radius : float >= 0
+            0 is the panel article's point camera.
+        height : float >= 0
+            Above ``2 * radius``, the agent is an upright capsule this tall in
+            all, centred on ``position``; otherwise a sphere.
+        mode : {"slide", "push", "block", "ghost"}
+            As :meth:`World2D.move`: ``slide`` (default) is continuous
+            collide-and-slide, never tunnels and ends with the agent at least
+            ``radius - 1e-9`` from every surface (the capsule's axis segment,
+            for a capsule); a move that starts overlapping first recovers to a
+            free spot.
+
+        Returns
+        -------
+        Move
+            ``position (3,)``; each contact names the triangle of a mesh (or
+            the face of a box...) as ``part``.
+        """
+        p = validation.point(position, "position", dim=3)
+        d = validation.point(displacement, "displacement", dim=3)
+        r, half = self._agent(radius, height)
+        code = _MODE_CODES[validation.choice(mode, "mode", MODES)]
+        world = self._store.pack()
+        contacts = np.zeros((_moves.MAX_CONTACTS, _moves.CONTACT_FIELDS))
+        wf, wi = _kw.scratch()
+        x, y, z, stop, n, recovered = _moves.move_agent(
+            world, p[0], p[1], p[2], d[0], d[1], d[2], r, half, self._up, code,
+            *self._tolerances(), self._max_iterations, wf, wi, contacts)
+        found = tuple(Contact(int(c[0]), c[2:5].copy(), c[5:8].copy(), float(c[8]), int(c[1]))
+                      for c in contacts[:n])
+        return Move(np.array((x, y, z)), n > 0 or recovered, found, _STOPS[int(stop)],
+                    bool(recovered))
+
+    def move_many(self, positions, displacements, radius=0.0, height=0.0, mode="slide"):
+        """Move many agents at once, in parallel; each exactly as :meth:`move` would.
+
+        Agents do not collide with each other. Parameters as :meth:`move`, with
+        ``positions``, ``displacements (n, 3)``, ``radius`` a number or
+        ``(n,)`` and ``height`` a number. One agent given as ``(3,)`` arrays
+        gets a ``(3,)`` answer.
+
+        Returns
+        -------
+        positions : (n, 3) float64, or (3,) for one agent
+        """
+        p, single = validation.points(positions, "positions", dim=3)
+        d, single_d = validation.points(displacements, "displacements", dim=3)
+        if p.shape != d.shape or single != single_d:
+            raise ValueError(f"positions and displacements must have the same shape, got "
+                             f"{np.shape(positions)} and {np.shape(displacements)}")
+        r = validation.lengths(radius, "radius", len(p))
+        h = validation.length(height, "height")
+        half = np.where(h > 2.0 * r, 0.5 * h - r, 0.0)
+        code = _MODE_CODES[validation.choice(mode, "mode", MODES)]
+        out = np.empty_like(p)
+        run_rows(_moves.move_agents, len(p), self._store.pack(), p, d, r, half, self._up, code,
+                 *self._tolerances(), self._max_iterations, out)
+        return out[0] if single else out
+
+    # ============================================================== queries
+    def nearest(self, points):
+        """Nearest obstacle surface to each point, however far.
+
+        Parameters
+        ----------
+        points : (n, 3) float64, or one point (3,)
+
+        Returns
+        -------
+        Nearest
+            ``obstacle``, ``part`` (the triangle of a mesh, -1 otherwise),
+            signed ``distance`` (negative inside a solid), ``point`` and
+            ``normal`` (out of the surface). In an empty world, obstacle -1,
+            distance inf, point and normal NaN. One point ``(3,)`` gets its
+            answer alone.
+        """
+        p, single = validation.points(points, "points", dim=3)
+        n = len(p)
+        owner = np.empty(n, dtype=np.int64)
+        part = np.empty(n, dtype=np.int64)
+        sep = np.empty(n)
+        normal = np.empty((n, 3))
+        surface = np.empty((n, 3))
+        run_rows(_kw.nearest_points, n, self._store.pack(), p, owner, part, sep, normal,
+                 surface)
+        none = owner < 0
+        normal[none] = np.nan
+        surface[none] = np.nan
+        if single:
+            return Nearest(int(owner[0]), float(sep[0]), surface[0], normal[0], int(part[0]))
+        return Nearest(owner, sep, surface, normal, part)
+
+    def clearance(self, points):
+        """Signed distance from each point to the nearest obstacle surface.
+
+        Negative inside a solid (box, sphere, cylinder); panels and meshes are
+        thin surfaces. ``inf`` in an empty world.
+
+        Parameters
+        ----------
+        points : (n, 3) float64, or one point (3,)
+
+        Returns
+        -------
+        (n,) float64, or a float for one point
+        """
+        p, single = validation.points(points, "points", dim=3)
+        d = self.nearest(p).distance
+        return float(d[0]) if single else d
+
+    def raycast(self, origins, directions, max_distance=np.inf, sides="both"):
+        """First obstacle surface along each ray (the panel article's line of sight).
+
+        Parameters
+        ----------
+        origins, directions : (n, 3) float64 (or (3,) each for one ray)
+            Directions need not be unit length but must not be zero.
+        max_distance : float or (n,) float64, >= 0 (inf allowed)
+        sides : {"both", "front"}
+            ``"front"`` culls back faces of every panel and mesh, as the
+            article does (a panel declared ``sides="front"`` is always culled
+            from behind). Hits behind the origin never count.
+
+        Returns
+        -------
+        RayHits
+            ``hit``, ``distance``, ``normal`` (towards the ray's side),
+            ``obstacle``, ``point``, ``part``. A ray that starts inside a solid
+            hits it at distance 0.
+        """
+        o, single = validation.points(origins, "origins", dim=3)
+        d, single_d = validation.points(directions, "directions", dim=3)
+        if o.shape != d.shape or single != single_d:
+            raise ValueError(f"origins and directions must have the same shape, got "
+                             f"{np.shape(origins)} and {np.shape(directions)}")
+        norm = np.sqrt((d * d).sum(axis=1))
+        if np.any(norm == 0.0):
+            i = int(np.argmax(norm == 0.0))
+            raise ValueError(f"directions must be non-zero; directions[{i}] is (0, 0, 0)")
+        unit = d / norm[:, None]
+        md = validation.as_float_array(max_distance, "max_distance")
+        if md.ndim == 0:
+            md = np.full(len(o), float(md))
+        if md.shape != (len(o),):
+            raise ValueError(f"max_distance must be a number or have shape ({len(o)},), "
+                             f"got shape {md.shape}")
+        if np.any(np.isnan(md)) or np.any(md < 0):
+            raise ValueError("max_distance must be non-negative (inf allowed), not NaN")
+        cull = SIDES.index(validation.choice(sides, "sides", SIDES))
+        n = len(o)
+        owner = np.empty(n, dtype=np.int64)
+        part = np.empty(n, dtype=np.int64)
+        dist = np.empty(n)
+        normal = np.empty((n, 3))
+        point = np.empty((n, 3))
+        run_rows(_kw.raycast_points, n, self._store.pack(), o, unit, md, cull, owner, part,
+                 dist, normal, point)
+        if single:
+            return RayHits(bool(owner[0] >= 0), float(dist[0]), normal[0], int(owner[0]),
+                           point[0], int(part[0]))
+        return RayHits(owner >= 0, dist, normal, owner, point, part)
+
+    def overlapping(self, center, radius=0.0, height=0.0):
+        """Ids of the obstacles a sphere (or upright capsule) at ``center`` touches (sorted)."""
+        c = validation.point(center, "center", dim=3)
+        r, half = self._agent(radius, height)
+        found = _kw.overlapping_owners(self._store.pack(), c[0], c[1], c[2], r, half, self._up)
+        return np.unique(found)
+
+
+def _panel(value, name):
+    """One panel's corners, checked: ``(k, 3)`` float64, planar, simple, no zero edge."""
+    v, _ = validation.points(value, name, allow_single=False, dim=3)
+    if len(v) > 3 and np.array_equal(v[0], v[-1]):
+        v = v[:-1]
+    if len(v) < 3:
+        raise ValueError(f"{name} must hold at least 3 corners, got {len(v)}")
+    nxt = np.roll(v, -1, axis=0)
+    zero = np.all(v == nxt, axis=1)
+    if np.any(zero):
+        i = int(np.argmax(zero))
+        raise ValueError(f"{name}: corners {i} and {(i + 1) % len(v)} are equal; a panel "
+                         "edge must have non-zero length")
+    v = np.ascontiguousarray(v)
+    loop = np.arange(len(v), dtype=np.int64)
+    nx, ny, nz, area = newell_normal_polygon(v, loop, 0, len(v))
+    if area == 0.0:
+        raise ValueError(f"{name} must enclose a non-zero area (its corners are in a line)")
+    size = float(np.max(np.ptp(v, axis=0)))
+    off = planarity_polygon(v, loop, 0, len(v))
+    limit = tolerances.PANEL_FLATNESS * max(1.0, size)
+    if off > limit:
+        raise ValueError(f"{name} is not planar: a corner lies {off:.3g} from the panel's "
+                         f"plane (at most {limit:.3g} allowed)")
+    i, j = first_crossing_panel(v, loop, 0, len(v), nx, ny, nz)
+    if i >= 0:
+        raise ValueError(f"{name} must be a simple polygon: edge {i} crosses edge {j}")
+    return v, (nx, ny, nz)

@@ -1,0 +1,132 @@
+"""World3D queries, named cases: raycast (the panel article's line of sight), nearest, overlap."""
+import math
+
+import numpy as np
+import pytest
+
+import sidestep
+
+# The article's panel: a square in the plane z = 5, corners counter-clockwise
+# seen from the viewer at the origin looking down +z... seen from -z.
+PANEL = [(-1, -1, 5), (-1, 1, 5), (1, 1, 5), (1, -1, 5)]
+
+
+def panel_world(sides="both"):
+    world = sidestep.World3D()
+    world.add_panels([PANEL], sides=sides)
+    return world
+
+
+def test_ray_hits_panel_at_plane_intercept():
+    world = panel_world()
+    hit = world.raycast((0.2, 0.3, 0.0), (0.0, 0.0, 1.0))
+    assert hit.hit and hit.obstacle == 0
+    assert hit.distance == pytest.approx(5.0)
+    np.testing.assert_allclose(hit.point, (0.2, 0.3, 5.0))
+    np.testing.assert_allclose(hit.normal, (0.0, 0.0, -1.0))
+
+
+def test_ray_beside_panel_misses():
+    hit = panel_world().raycast((1.5, 0.0, 0.0), (0.0, 0.0, 1.0))
+    assert not hit.hit and hit.obstacle == -1 and hit.distance == math.inf
+
+
+def test_panel_behind_the_viewer_is_not_seen():
+    hit = panel_world().raycast((0.0, 0.0, 6.0), (0.0, 0.0, 1.0))
+    assert not hit.hit
+
+
+def test_back_face_is_culled_only_when_asked():
+    # Which face is the front: the one from which the corners run counter-clockwise.
+    v = np.array(PANEL, float)
+    n = np.cross(v[1] - v[0], v[2] - v[0])
+    front_z = 10.0 if n[2] > 0 else 0.0
+    back_z = 10.0 - front_z
+    world = panel_world()
+    assert world.raycast((0, 0, front_z), (0, 0, 5.0 - front_z), sides="front").hit
+    assert not world.raycast((0, 0, back_z), (0, 0, 5.0 - back_z), sides="front").hit
+    assert world.raycast((0, 0, back_z), (0, 0, 5.0 - back_z)).hit
+    one_sided = panel_world("front")
+    assert not one_sided.raycast((0, 0, back_z), (0, 0, 5.0 - back_z)).hit
+
+
+def test_concave_panel_notch_lets_the_ray_through():
+    # An L-shaped (concave) panel in z = 0: the notch at x, y in (0, 1) is open.
+    world = sidestep.World3D()
+    world.add_panels([[(-1, -1, 0), (1, -1, 0), (1, 0, 0), (0, 0, 0), (0, 1, 0), (-1, 1, 0)]])
+    assert world.raycast((-0.5, 0.5, -1.0), (0, 0, 1)).hit
+    assert not world.raycast((0.5, 0.5, -1.0), (0, 0, 1)).hit
+
+
+def test_ray_starting_inside_a_solid_hits_at_zero():
+    world = sidestep.World3D()
+    world.add_boxes([(-1, -1, -1)], [(1, 1, 1)])
+    hit = world.raycast((0.0, 0.0, 0.0), (1.0, 0.0, 0.0))
+    assert hit.hit and hit.distance == 0.0
+
+
+def test_batch_raycast_equals_one_by_one():
+    rng = np.random.default_rng(1)
+    world = sidestep.World3D()
+    world.add_spheres(rng.uniform(-10, 10, (40, 3)), rng.uniform(0.3, 1.5, 40))
+    world.add_boxes(rng.uniform(-10, 8, (20, 3)), rng.uniform(-10, 8, (20, 3)) + 20)
+    o = rng.uniform(-15, 15, (600, 3))
+    d = rng.normal(size=(600, 3))
+    hits = world.raycast(o, d, 30.0)
+    for k in range(0, 600, 13):
+        one = world.raycast(o[k], d[k], 30.0)
+        assert one.obstacle == hits.obstacle[k]
+        assert one.distance == hits.distance[k]
+
+
+def test_nearest_and_clearance_of_each_solid():
+    world = sidestep.World3D()
+    s = world.add_spheres([(0.0, 0.0, 0.0)], 1.0)[0]
+    b = world.add_boxes([(10.0, -1.0, -1.0)], [(12.0, 1.0, 1.0)])[0]
+    c = world.add_cylinders([(20.0, -1.0, 0.0)], 1.0, 2.0)[0]
+    pts = np.array([(0.0, 3.0, 0.0), (0.0, 0.0, 0.0), (11.0, 0.0, 3.0), (11.0, 0.5, 0.0),
+                    (20.0, 0.0, 4.0), (22.5, 0.0, 0.0)])
+    near = world.nearest(pts)
+    np.testing.assert_array_equal(near.obstacle, [s, s, b, b, c, c])
+    np.testing.assert_allclose(near.distance, [2.0, -1.0, 2.0, -0.5, 3.0, 1.5], atol=1e-12)
+    np.testing.assert_array_equal(near.part, -1)
+    assert world.clearance((0.0, 3.0, 0.0)) == pytest.approx(2.0)
+
+
+def test_nearest_in_empty_world():
+    near = sidestep.World3D().nearest([(0.0, 0.0, 0.0)])
+    assert near.obstacle[0] == -1 and near.distance[0] == math.inf
+    assert np.all(np.isnan(near.point))
+
+
+def test_nearest_names_the_mesh_triangle():
+    world = sidestep.World3D()
+    v = np.array([(0, 0, 0), (1, 0, 0), (1, 0, 1), (0, 0, 1)], float)
+    world.add_mesh(v, [(0, 1, 2), (0, 2, 3)])
+    near = world.nearest([(0.9, 1.0, 0.1), (0.1, 2.0, 0.9)])
+    np.testing.assert_array_equal(near.part, [0, 1])
+    np.testing.assert_allclose(near.distance, [1.0, 2.0])
+
+
+def test_overlapping_lists_touched_obstacles():
+    world = sidestep.World3D()
+    world.add_spheres([(0, 0, 0), (3, 0, 0)], 1.0)
+    assert world.overlapping((1.5, 0, 0), 0.5).tolist() == [0, 1]
+    assert world.overlapping((1.5, 0, 0), 0.4).tolist() == []
+    # An upright capsule reaches what a sphere of its radius does not.
+    world.add_boxes([(-0.5, 3.0, -0.5)], [(0.5, 4.0, 0.5)])
+    assert 2 not in world.overlapping((0, 1.5, 0), 0.5).tolist()
+    assert 2 in world.overlapping((0, 1.5, 0), 0.5, height=4.0).tolist()
+
+
+def test_remove_and_translate():
+    world = sidestep.World3D()
+    door = world.add_boxes([(0, 0, 0)], [(1, 2, 0.2)])[0]
+    assert world.raycast((0.5, 1.0, -1.0), (0, 0, 1)).obstacle == door
+    world.translate(door, (2.0, 0.0, 0.0))
+    assert not world.raycast((0.5, 1.0, -1.0), (0, 0, 1)).hit
+    assert world.raycast((2.5, 1.0, -1.0), (0, 0, 1)).obstacle == door
+    np.testing.assert_allclose(world.geometry("box")["mins"], [(2, 0, 0)])
+    world.remove(door)
+    assert not world.raycast((2.5, 1.0, -1.0), (0, 0, 1)).hit
+    assert len(world) == 0 and repr(world) == "World3D(0 obstacles)"
