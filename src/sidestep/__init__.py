@@ -8,13 +8,14 @@
 ('slid', True)
 """
 from .agent import Agent
+from .kernel_cache import warmup
 from .level import Level, LevelError, Scenarios
 from .results import Contact, Move, Nearest, RayHits
 from .world import MODES, World2D
 
 __version__ = "0.1.0"
 __all__ = ["World2D", "Agent", "Move", "Contact", "Nearest", "RayHits", "MODES", "load", "save",
-           "Level", "LevelError", "Scenarios", "__version__"]
+           "Level", "LevelError", "Scenarios", "warmup", "__version__"]
 
 
 def load(path, **options):
