@@ -283,6 +283,16 @@ class World3D:
         o = validation.point(origin, "origin", dim=3)
         return self._store.add_heightfield(np.ascontiguousarray(h), s, o, self._up)
 
+    def save(self, path, *, spawns=None, name=""):
+        """Write this world as a sidestep scene file (JSON, ``"dimensions": 3``).
+
+        ``sidestep.load(path).world`` gives the same obstacles back, ids
+        included (renumbered 0..n-1, in the same order, if some were
+        removed); see :mod:`sidestep.io.scene3d`. ``spawns``: ``(n, 3)``.
+        """
+        from .io import save      # here, not at the top: the core never imports I/O
+        return save(self, path, spawns=spawns, name=name)
+
     def remove(self, ids):
         """Remove obstacles by id (ids already removed or unknown raise ``KeyError``)."""
         arr = self._known(ids)
