@@ -60,6 +60,17 @@ def test_world3d_round_trips_exactly_ids_included(tmp_path, up):
     assert again.read_text() == path.read_text()
 
 
+def test_saved_3d_files_match_the_json_schema(tmp_path):
+    jsonschema = pytest.importorskip("jsonschema")
+    from sidestep.io.scene3d import schema
+    jsonschema.Draft202012Validator.check_schema(schema())
+    validator = jsonschema.Draft202012Validator(schema())
+    path = every_family_world().save(tmp_path / "yard.json", spawns=[(0.0, 1.0, 2.0)])
+    validator.validate(json.loads(path.read_text()))
+    assert not validator.is_valid(_scene(dimensions=2))
+    assert not validator.is_valid(_scene(voxels__blocked=[["12"]]))
+
+
 def test_removed_obstacles_leave_ids_renumbered_in_order(tmp_path):
     world = every_family_world()
     world.remove([0, 3])

@@ -45,8 +45,13 @@ by that key and by the world's type::
   :class:`~sidestep.level.LevelError` naming the file and its JSON path
   (``meshes[0].triangles``), including what ``World3D`` refuses (a
   non-planar panel...).
+
+Its JSON Schema ships beside this module as ``scene3d.schema.json``
+(:func:`schema`), apart from the 2D one so each can change on its own.
 """
+import json
 import os
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -70,6 +75,15 @@ _RECORD_KEYS = {"panels": ({"vertices"}, {"id", "vertices", "sides"}),
                 "voxels": ({"blocked", "cell_size"}, {"id", "blocked", "cell_size", "origin"}),
                 "heightfields": ({"heights", "cell_size"},
                                  {"id", "heights", "cell_size", "origin"})}
+
+
+def schema():
+    """The JSON Schema (draft 2020-12) of the 3D scene format, as a dict.
+
+    >>> schema()["properties"]["dimensions"]
+    {'const': 3}
+    """
+    return json.loads(resources.files(__package__).joinpath("scene3d.schema.json").read_text())
 
 
 # ====================================================================== save
