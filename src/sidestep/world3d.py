@@ -269,8 +269,10 @@ class World3D:
         max(heights) - min(heights))`` (relative to the origin), has negative
         clearance: minus its depth under the plane of the triangle above it,
         with the normal pointing up, so a move that starts there recovers
-        upwards. Rays still meet the terrain as a surface (a ray from below
-        hits it from below); outside the grid's footprint nothing is solid.
+        upwards. The triangles themselves are front-only (they face up): rays
+        and sweeps meet the terrain from above; a ray that starts under it is
+        not stopped (unlike a box, which a ray from inside hits at 0).
+        Outside the grid's footprint and under the floor nothing is solid.
         """
         h = validation.as_float_array(heights, "heights")
         if h.ndim != 2 or h.shape[0] < 2 or h.shape[1] < 2:

@@ -143,3 +143,29 @@ def test_heightfield_for_z_up_worlds():
     hit = world.raycast((2.5, 3.25, 5.0), (0.0, 0.0, -1.0))
     assert hit.point[2] == pytest.approx(-1.0 + height_at(h, 1.0, 2.5, 3.25), abs=1e-12)
     assert world.clearance((2.5, 3.25, -1.0 + height_at(h, 1.0, 2.5, 3.25) - 0.1)) < 0.0
+
+
+def test_rays_meet_the_terrain_from_above_only():
+    world = sidestep.World3D()
+    world.add_heightfield(np.zeros((3, 3)))
+    assert world.raycast((0.5, 1.0, 0.5), (0.0, -1.0, 0.0)).distance == 1.0
+    assert not world.raycast((0.5, -1.0, 0.5), (0.0, 1.0, 0.0)).hit
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_slide_never_ends_inside_voxels_or_terrain(seed):
+    rng = np.random.default_rng(seed)
+    world = sidestep.World3D()
+    world.add_heightfield(rng.normal(0, 0.4, (12, 12)), cell_size=1.0, origin=(-6, -3, -6))
+    world.add_voxels(rng.random((6, 4, 6)) < 0.3, cell_size=1.0, origin=(-3, -3, -3))
+    p = rng.uniform(-5, 5, (48, 3))
+    d = rng.normal(0, 3, (48, 3))
+    r = rng.uniform(0, 0.6, 48)
+    h = 0.0 if seed % 2 else 1.8
+    for k in range(48):
+        m = world.move(p[k], d[k], r[k], height=h)
+        if m.stop == "stuck":
+            continue
+        half = max(0.0, 0.5 * h - r[k]) if h > 2 * r[k] else 0.0
+        core = [m.position + (0, t, 0) for t in np.linspace(-half, half, 7)]
+        assert world.clearance(np.array(core)).min() >= r[k] - PROMISE
