@@ -148,7 +148,10 @@ class Store3D:
     def add_heightfield(self, heights, cell_size, origin, up):
         """Store a heightfield (``(rows, cols)`` heights along axis ``up``) as ground triangles."""
         vertices, triangles = heightfield_mesh(heights, cell_size, origin, up)
-        floor = origin[up] + heights.min() - max(cell_size, float(np.ptp(heights)))
+        # As deep as the terrain is wide (or high): a point under the surface is
+        # never nearer the floor than the surface or the sides, so recovery goes up.
+        width = (max(heights.shape) - 1) * cell_size
+        floor = origin[up] + heights.min() - max(width, float(np.ptp(heights)))
         oid = int(self.add_mesh(vertices, triangles, 1, "heightfield", (up, floor)))
         self.grids[oid] = (heights.copy(), cell_size, origin.copy())
         return oid

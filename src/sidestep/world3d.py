@@ -265,14 +265,18 @@ class World3D:
         edges (flat or gently curved) never bumps on them.
 
         **Solid below**: a point (or the lower end of a capsule's core) under
-        the surface and above the floor, ``min(heights) - max(cell_size,
-        max(heights) - min(heights))`` (relative to the origin), has negative
+        the surface and above the floor, ``min(heights) - max(width,
+        max(heights) - min(heights))`` (relative to the origin; ``width = (max(rows,
+        cols) - 1) * cell_size``: as deep as the terrain is wide), has negative
         clearance: minus its depth under the plane of the triangle above it,
         with the normal pointing up, so a move that starts there recovers
         upwards. The triangles themselves are front-only (they face up): rays
         and sweeps meet the terrain from above; a ray that starts under it is
         not stopped (unlike a box, which a ray from inside hits at 0).
-        Outside the grid's footprint and under the floor nothing is solid.
+        Outside the grid's footprint and under the floor nothing is solid, and
+        the sides are open: an agent coming from outside the footprint under
+        the surface is not stopped at the border (its next move recovers it
+        upwards); give terrain a margin beyond where agents go, or wall it.
         """
         h = validation.as_float_array(heights, "heights")
         if h.ndim != 2 or h.shape[0] < 2 or h.shape[1] < 2:
