@@ -3,7 +3,9 @@
 The 3D mirror of :mod:`sidestep.storage`. Every obstacle is a set of
 **primitives** (one row each: kind, owner id, part, parameters; see
 :mod:`sidestep.kernels3d.world`): a panel is one polygon, a mesh one triangle
-per face, a box, sphere or cylinder one solid. :meth:`Store3D.pack` hands the
+per face, a box, sphere or cylinder one solid, a voxel table a few merged
+boxes (:mod:`~sidestep.kernels3d.voxels`), a heightfield two triangles per
+cell marked as ground (solid below). :meth:`Store3D.pack` hands the
 kernels the primitives and a bounding volume hierarchy over their boxes,
 rebuilt only after obstacles were added; removal clears an ``alive`` flag and
 translation moves the primitives and refits the hierarchy.
@@ -13,9 +15,10 @@ import numpy as np
 from . import tolerances
 from .kernels3d import world as _kw
 from .kernels3d.mesh import active_edges, face_normals
+from .kernels3d.voxels import merge_cells, surface_squares
 from .storage import Growable
 
-FAMILIES = ("panel", "mesh", "box", "sphere", "cylinder")
+FAMILIES = ("panel", "mesh", "box", "sphere", "cylinder", "voxels", "heightfield")
 
 
 class Store3D:
@@ -33,7 +36,9 @@ class Store3D:
         self.family = Growable((), np.int8)
         self.first_prim = Growable((), np.int64)
         self.prim_count = Growable((), np.int64)
-        self.meshes = {}                        # id -> (vertices (n, 3), triangles (m, 3))
+        self.meshes = {}                        # id -> (triangles (m, 3), side)
+        self.grids = {}                         # id -> (table, cell size, origin (3,)) of
+                                                # voxels (blocked) and heightfields (heights)
         self._packed = None
         self._removed = False
 
@@ -75,8 +80,9 @@ class Store3D:
         return self._add("panel", kinds, rows, np.ones(len(polygons), np.int64),
                          vertex_range=ranges)
 
-    def add_mesh(self, vertices, triangles, side):
-        """Store a mesh: one 3-corner polygon per triangle, with its active-edge flags."""
+    def _mesh_rows(self, vertices, triangles, side, ground=None):
+        """Polygon rows of a mesh's triangles (active-edge flags, ``ground`` = ``(up axis,
+        floor)`` or None); stores the corners; returns ``(rows, first corner)``."""
         m = len(triangles)
         normals, _ = face_normals(vertices, triangles)
         flags = active_edges(vertices, triangles, tolerances.SMOOTH_EDGE_ANGLE)
@@ -86,11 +92,24 @@ class Store3D:
         rows[:, _kw.P_NX:_kw.P_NZ + 1] = normals
         rows[:, _kw.P_EDGES] = flags
         rows[:, _kw.P_FRONT] = side
+        if ground is not None:
+            rows[:, _kw.P_GROUND] = ground[0] + 1
+            rows[:, _kw.P_FLOOR] = ground[1]
         first = self.vertices.size
         self.loop.extend((triangles + first).reshape(-1))
         self.vertices.extend(vertices)
+        return rows, first
+
+    def add_mesh(self, vertices, triangles, side, family="mesh", ground=None):
+        """Store a mesh: one 3-corner polygon per triangle, with its active-edge flags.
+
+        ``ground``: ``(up axis, floor)`` for a heightfield's triangles (solid
+        below down to ``floor``), or None.
+        """
+        m = len(triangles)
+        rows, first = self._mesh_rows(vertices, triangles, side, ground)
         kinds = np.full(m, _kw.PRIM_POLYGON, dtype=np.int64)
-        ids = self._add("mesh", kinds, rows, [m], np.arange(m, dtype=np.int64),
+        ids = self._add(family, kinds, rows, [m], np.arange(m, dtype=np.int64),
                         vertex_range=np.array([[first, len(vertices)]], np.int64))
         self.meshes[int(ids[0])] = (triangles.copy(), side)
         return ids[0]
@@ -101,6 +120,41 @@ class Store3D:
         rows[:, 3:6] = hi
         kinds = np.full(len(lo), _kw.PRIM_BOX, dtype=np.int64)
         return self._add("box", kinds, rows, np.ones(len(lo), np.int64))
+
+    def add_voxels(self, blocked, cell_size, origin):
+        """Store a voxel table (``(nx, ny, nz)`` bool) as one obstacle: its surface as
+        front-only triangles, its inside as merged interior boxes."""
+        table = blocked.view(np.uint8)
+        squares = surface_squares(table)
+        lattice, corners = np.unique(squares.reshape(-1, 3), axis=0, return_inverse=True)
+        quads = corners.reshape(-1, 4).astype(np.int64)
+        triangles = np.empty((2 * len(quads), 3), dtype=np.int64)
+        triangles[0::2] = quads[:, [0, 1, 2]]
+        triangles[1::2] = quads[:, [0, 2, 3]]
+        vertices = origin + lattice * cell_size
+        tri_rows, first = self._mesh_rows(vertices, triangles, 1)
+        cells = merge_cells(table)
+        box_rows = np.zeros((len(cells), _kw.PARAMS))
+        box_rows[:, 0:3] = origin + cells[:, 0:3] * cell_size
+        box_rows[:, 3:6] = origin + cells[:, 3:6] * cell_size
+        box_rows[:, _kw.B_INTERIOR] = 1
+        kinds = np.concatenate([np.full(len(triangles), _kw.PRIM_POLYGON, dtype=np.int64),
+                                np.full(len(cells), _kw.PRIM_BOX, dtype=np.int64)])
+        oid = int(self._add("voxels", kinds, np.concatenate([tri_rows, box_rows]), [len(kinds)],
+                            vertex_range=np.array([[first, len(vertices)]], np.int64))[0])
+        self.grids[oid] = (blocked.copy(), cell_size, origin.copy())
+        return oid
+
+    def add_heightfield(self, heights, cell_size, origin, up):
+        """Store a heightfield (``(rows, cols)`` heights along axis ``up``) as ground triangles."""
+        vertices, triangles = heightfield_mesh(heights, cell_size, origin, up)
+        # As deep as the terrain is wide (or high): a point under the surface is
+        # never nearer the floor than the surface or the sides, so recovery goes up.
+        width = (max(heights.shape) - 1) * cell_size
+        floor = origin[up] + heights.min() - max(width, float(np.ptp(heights)))
+        oid = int(self.add_mesh(vertices, triangles, 1, "heightfield", (up, floor)))
+        self.grids[oid] = (heights.copy(), cell_size, origin.copy())
+        return oid
 
     def add_spheres(self, centers, radii):
         rows = np.zeros((len(centers), _kw.PARAMS))
@@ -140,6 +194,10 @@ class Store3D:
         verts = self.vertices.view()
         for first, count in self.vertex_range.view()[ids]:
             verts[first:first + count] += offset
+        for i in ids:
+            if int(i) in self.grids:
+                table, size, origin = self.grids[int(i)]
+                self.grids[int(i)] = (table, size, origin + offset)
         self._packed = None              # the next pack rebuilds the hierarchy
 
     # --------------------------------------------------------------- reading
@@ -158,6 +216,12 @@ class Store3D:
             out["vertices"] = [verts[f:f + c].copy() for f, c in ranges]
             out["triangles"] = [self.meshes[int(i)][0].copy() for i in ids]
             out["sides"] = ["both" if self.meshes[int(i)][1] == 0 else "front" for i in ids]
+        elif family in ("voxels", "heightfield"):
+            table = "blocked" if family == "voxels" else "heights"
+            out[table] = [self.grids[int(i)][0].copy() for i in ids]
+            out["cell_size"] = np.array([self.grids[int(i)][1] for i in ids], dtype=np.float64)
+            out["origin"] = np.array([self.grids[int(i)][2] for i in ids],
+                                     dtype=np.float64).reshape(-1, 3)
         elif family == "box":
             out.update(mins=p[first, 0:3].copy(), maxs=p[first, 3:6].copy())
         elif family == "sphere":
@@ -169,10 +233,13 @@ class Store3D:
 
     def bounds(self):
         """``(min (3,), max (3,))`` over the live primitives, or None."""
+        # A heightfield's surface, not the solid reaching down to its floor.
+        params = self.params.view().copy()
+        params[:, _kw.P_GROUND] = 0
         live = self.alive.view()[self.owner.view()] != 0
         if not np.any(live):
             return None
-        boxes = _kw.primitive_boxes(self.kind.view(), self.params.view(), self.vertices.view(),
+        boxes = _kw.primitive_boxes(self.kind.view(), params, self.vertices.view(),
                                     self.loop.view())
         boxes = boxes[live]
         return boxes[:, 0:3].min(axis=0), boxes[:, 3:6].max(axis=0)
@@ -184,3 +251,41 @@ class Store3D:
                                     self.params.view(), self.vertices.view(), self.loop.view(),
                                     self.alive.view(), self._removed)
         return self._packed
+
+
+def heightfield_mesh(heights, cell_size, origin, up):
+    """Vertices and triangles of a heightfield: one corner per sample, two triangles per cell.
+
+    Sample ``(r, c)`` sits at ``origin + c * cell_size`` along the first axis
+    other than ``up`` (x for up = y or z, y for up = x), ``origin + r *
+    cell_size`` along the second (z for up = y or x, y for up = z) and
+    ``origin + heights[r, c]`` along ``up``. Cell ``(r, c)`` (``r < rows - 1``,
+    ``c < cols - 1``) gives triangles ``2 * (r * (cols - 1) + c)`` (corners
+    ``(r, c), (r, c+1), (r+1, c+1)``) and that plus one (``(r, c), (r+1, c+1),
+    (r+1, c)``), split along the diagonal from ``(r, c)`` to ``(r+1, c+1)``
+    (corners in this order for up = z or x, reversed for up = y, so that every
+    triangle runs counter-clockwise seen from above).
+
+    Returns
+    -------
+    vertices : (rows * cols, 3) float64
+    triangles : (2 * (rows - 1) * (cols - 1), 3) int64
+    """
+    rows, cols = heights.shape
+    col_axis, row_axis = [a for a in range(3) if a != up]
+    vertices = np.empty((rows, cols, 3))
+    vertices[:, :, col_axis] = origin[col_axis] + np.arange(cols) * cell_size
+    vertices[:, :, row_axis] = (origin[row_axis] + np.arange(rows) * cell_size)[:, None]
+    vertices[:, :, up] = origin[up] + heights
+    index = np.arange(rows * cols, dtype=np.int64).reshape(rows, cols)
+    p00 = index[:-1, :-1].reshape(-1)
+    p01 = index[:-1, 1:].reshape(-1)
+    p10 = index[1:, :-1].reshape(-1)
+    p11 = index[1:, 1:].reshape(-1)
+    triangles = np.empty((2 * len(p00), 3), dtype=np.int64)
+    triangles[0::2] = np.column_stack([p00, p01, p11])
+    triangles[1::2] = np.column_stack([p00, p11, p10])
+    # Columns then rows run counter-clockwise about +up except for up = y (x then z).
+    if up == 1:
+        triangles = triangles[:, ::-1].copy()
+    return vertices.reshape(-1, 3), triangles

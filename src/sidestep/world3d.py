@@ -27,6 +27,7 @@ _STOPS = {_moves.STOP_DONE: "done", _moves.STOP_SLID: "slid", _moves.STOP_BLOCKE
           _moves.STOP_MAX_ITERATIONS: "max_iterations", _moves.STOP_STUCK: "stuck",
           _moves.STOP_PUSHED: "pushed"}
 _UPS = {"x": 0, "y": 1, "z": 2}
+_LABELS = {"voxels": "voxel table"}     # family names as counted in repr
 
 
 def _count(n, noun):
@@ -37,7 +38,8 @@ def _count(n, noun):
 
 
 class World3D:
-    """Obstacles in space: panels, triangle meshes, boxes, spheres and upright cylinders.
+    """Obstacles in space: panels, triangle meshes, boxes, spheres, upright cylinders,
+    voxel tables and heightfields.
 
     Parameters
     ----------
@@ -200,6 +202,103 @@ class World3D:
         h = validation.lengths(heights, "heights", len(b), allow_zero=False)
         return self._store.add_cylinders(b, r, h, self._up)
 
+    def add_voxels(self, blocked, cell_size=1.0, origin=(0.0, 0.0, 0.0)):
+        """Add a voxel look-up table (the panel article's 3D table) as one solid obstacle.
+
+        Parameters
+        ----------
+        blocked : (nx, ny, nz) array of bool (or 0/1)
+            Cell ``(i, j, k)`` covers ``origin + [i, i+1] x [j, j+1] x [k, k+1]``
+            times ``cell_size`` (i along x, j along y, k along z, whatever
+            ``up`` is). Outside the table is free.
+        cell_size : float > 0
+        origin : (3,) float64
+
+        Returns
+        -------
+        id : int
+
+        Notes
+        -----
+        The blocked cells are stored as few solid boxes, merged greedily
+        (runs along x, then rows along y, then slabs along z; see
+        :mod:`sidestep.kernels3d.voxels`), so a table of a million cells
+        costs as many primitives as it has blocks, and the box kernels do the
+        math. Contacts and hits report ``part`` -1 (find the cell from the
+        point: ``floor((point - origin) / cell_size)``, stepping back along
+        the normal). Inside the blocks the separation is negative: minus the
+        depth inside the merged box that holds the point, which is never more
+        than the true depth in the whole block (and 0 on a face shared by two
+        boxes).
+        """
+        table = _table(blocked, "blocked", 3)
+        s = validation.length(cell_size, "cell_size", allow_zero=False)
+        o = validation.point(origin, "origin", dim=3)
+        return self._store.add_voxels(table, s, o)
+
+    def add_heightfield(self, heights, cell_size=1.0, origin=(0.0, 0.0, 0.0)):
+        """Add terrain: a grid of heights along ``up``, as one obstacle, solid below.
+
+        Parameters
+        ----------
+        heights : (rows, cols) float64, rows and cols >= 2, finite
+            Sample ``(r, c)`` is the point with ``origin + heights[r, c]`` along
+            ``up`` and, on the two other axes: for ``up="y"``, ``x = ox + c*s``,
+            ``z = oz + r*s``; for ``up="z"``, ``x = ox + c*s``, ``y = oy + r*s``;
+            for ``up="x"``, ``y = oy + c*s``, ``z = oz + r*s`` (columns along
+            the first other axis, rows along the second).
+        cell_size : float > 0
+            ``s``: the spacing of the samples.
+        origin : (3,) float64
+
+        Returns
+        -------
+        id : int
+
+        Notes
+        -----
+        Stored as a triangle mesh, two triangles per cell, split along the
+        diagonal from sample ``(r, c)`` to ``(r+1, c+1)``; ``part`` is the
+        triangle: triangle ``t`` lies in cell ``(r, c) = divmod(t // 2, cols
+        - 1)``, ``t % 2 == 0`` the half on the side of sample ``(r, c+1)``.
+        As for :meth:`add_mesh`, an agent sliding over the terrain's internal
+        edges (flat or gently curved) never bumps on them.
+
+        **Solid below**: a point (or the lower end of a capsule's core) under
+        the surface and above the floor, ``min(heights) - max(width,
+        max(heights) - min(heights))`` (relative to the origin; ``width = (max(rows,
+        cols) - 1) * cell_size``: as deep as the terrain is wide), has negative
+        clearance: minus its depth under the plane of the triangle above it,
+        with the normal pointing up, so a move that starts there recovers
+        upwards. The triangles themselves are front-only (they face up): rays
+        and sweeps meet the terrain from above; a ray that starts under it is
+        not stopped (unlike a box, which a ray from inside hits at 0).
+        Outside the grid's footprint and under the floor nothing is solid, and
+        the sides are open: an agent coming from outside the footprint under
+        the surface is not stopped at the border (its next move recovers it
+        upwards); give terrain a margin beyond where agents go, or wall it.
+        """
+        h = validation.as_float_array(heights, "heights")
+        if h.ndim != 2 or h.shape[0] < 2 or h.shape[1] < 2:
+            raise ValueError(f"heights must have shape (rows, cols) with rows, cols >= 2, "
+                             f"got shape {h.shape}")
+        if not np.all(np.isfinite(h)):
+            r, c = np.argwhere(~np.isfinite(h))[0]
+            raise ValueError(f"heights must be finite; heights[{r}, {c}] is {h[r, c]}")
+        s = validation.length(cell_size, "cell_size", allow_zero=False)
+        o = validation.point(origin, "origin", dim=3)
+        return self._store.add_heightfield(np.ascontiguousarray(h), s, o, self._up)
+
+    def save(self, path, *, spawns=None, name=""):
+        """Write this world as a sidestep scene file (JSON, ``"dimensions": 3``).
+
+        ``sidestep.load(path).world`` gives the same obstacles back, ids
+        included (renumbered 0..n-1, in the same order, if some were
+        removed); see :mod:`sidestep.io.scene3d`. ``spawns``: ``(n, 3)``.
+        """
+        from .io import save      # here, not at the top: the core never imports I/O
+        return save(self, path, spawns=spawns, name=name)
+
     def remove(self, ids):
         """Remove obstacles by id (ids already removed or unknown raise ``KeyError``)."""
         arr = self._known(ids)
@@ -245,7 +344,7 @@ class World3D:
 
     def __repr__(self):
         families = self._store.family.view()[self._store.alive.view() != 0]
-        counts = ", ".join(_count(int(n), FAMILIES[f])
+        counts = ", ".join(_count(int(n), _LABELS.get(FAMILIES[f], FAMILIES[f]))
                            for f, n in zip(*np.unique(families, return_counts=True)))
         return f"World3D({_count(len(families), 'obstacle')}{': ' + counts if counts else ''})"
 
@@ -263,7 +362,8 @@ class World3D:
         return np.flatnonzero(self._store.alive.view()).astype(np.int64)
 
     def family(self, obstacle_id):
-        """Family of an obstacle: ``"panel"``, ``"mesh"``, ``"box"``, ``"sphere"`` or ``"cylinder"``."""
+        """Family of an obstacle: ``"panel"``, ``"mesh"``, ``"box"``, ``"sphere"``,
+        ``"cylinder"``, ``"voxels"`` or ``"heightfield"``."""
         if obstacle_id not in self:
             raise KeyError(f"no obstacle with id {obstacle_id} in this world")
         return FAMILIES[self._store.family.data[obstacle_id]]
@@ -274,7 +374,10 @@ class World3D:
         Returns a dict with ``ids`` and: panels ``vertices`` (list of
         ``(k, 3)``) and ``sides``; meshes ``vertices`` and ``triangles`` (lists)
         and ``sides``; boxes ``mins``, ``maxs (n, 3)``; spheres ``centers (n, 3)``,
-        ``radii (n,)``; cylinders ``bases (n, 3)``, ``radii``, ``heights (n,)``.
+        ``radii (n,)``; cylinders ``bases (n, 3)``, ``radii``, ``heights (n,)``;
+        voxels ``blocked`` (list of ``(nx, ny, nz)`` bool), ``cell_size (n,)``,
+        ``origin (n, 3)``; heightfields ``heights`` (list of ``(rows, cols)``),
+        ``cell_size (n,)``, ``origin (n, 3)``.
         """
         validation.choice(family, "family", FAMILIES)
         return self._store.geometry(family)
@@ -474,6 +577,22 @@ class World3D:
         r, half = self._agent(radius, height)
         found = _kw.overlapping_owners(self._store.pack(), c[0], c[1], c[2], r, half, self._up)
         return np.unique(found)
+
+
+def _table(value, name, ndim):
+    """A non-empty ``ndim``-dimensional look-up table of bool (or 0/1 numbers), as bool."""
+    if isinstance(value, (str, bytes)):
+        raise TypeError(f"{name} must be an array of bool or 0/1, got {type(value).__name__}")
+    table = np.asarray(value)
+    if table.ndim != ndim or table.size == 0:
+        raise ValueError(f"{name} must be a non-empty {ndim}D array, got shape {table.shape}")
+    if table.dtype != bool:
+        if not np.issubdtype(table.dtype, np.number):
+            raise TypeError(f"{name} must be bool or 0/1 numbers, got dtype {table.dtype}")
+        if not np.all((table == 0) | (table == 1)):
+            raise ValueError(f"{name} must hold only 0/1 (or bool) values")
+        table = table != 0
+    return np.ascontiguousarray(table)
 
 
 def _panel(value, name):

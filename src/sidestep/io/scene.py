@@ -50,6 +50,10 @@ The format, version 1 (its JSON Schema ships beside this module as
 
 A ``.toml`` file with the same keys (``[[circles]]`` tables and so on) is
 read too; :func:`save` writes JSON only.
+
+3D worlds (``World3D``) use the same format marked ``"dimensions": 3``, with
+the 3D families: see :mod:`sidestep.io.scene3d`, which :func:`save` and
+:func:`scene_from_data` hand such worlds and files to.
 """
 import json
 import math
@@ -124,6 +128,16 @@ def save(world, path, *, spawns=None, scenarios=None, name=""):
     >>> level.name, level.world.geometry("circle")["radii"].tolist()
     ('tree', [0.3])
     """
+    from ..world3d import World3D
+    if isinstance(world, World3D) or (isinstance(world, Level)
+                                      and isinstance(world.world, World3D)):
+        from . import scene3d
+        if scenarios is not None:
+            raise TypeError("scenarios are 2D start/goal pairs; a 3D scene has none")
+        if isinstance(world, Level):
+            return scene3d.save(world.world, path, name=name or world.name,
+                                spawns=world.spawns if spawns is None else spawns)
+        return scene3d.save(world, path, spawns=spawns, name=name)
     if isinstance(world, Level):
         spawns = world.spawns if spawns is None else spawns
         scenarios = world.scenarios if scenarios is None else scenarios
@@ -306,6 +320,9 @@ def is_scene(data):
 
 def scene_from_data(data, path):
     """A :class:`Level` from parsed scene ``data`` (see :func:`read_scene`)."""
+    from . import scene3d
+    if scene3d.is_scene3d(data):
+        return scene3d.scene_from_data(data, path)
     doc = _Checker(path)
     doc.mapping(data, "")
     if data.get("format") != FORMAT:

@@ -7,12 +7,19 @@ panels and mesh triangles, the obstacles' ``alive`` flags, and a bounding
 volume hierarchy over the primitives' boxes. Primitives:
 
 * ``PRIM_POLYGON``: a planar panel, or one triangle of a mesh (a 3-corner
-  panel): ``[first, count, nx, ny, nz, edge_flags, front_only]``, its
+  panel): ``[first, count, nx, ny, nz, edge_flags, front_only, ground,
+  floor]``, its
   corners ``vertices[loop[first:first + count]]``, its unit normal (the
   front: corners counter-clockwise seen from it), the active-edge bits
   (:mod:`~sidestep.kernels3d.mesh`; -1 for a lone panel) and whether only
-  its front blocks;
-* ``PRIM_BOX``: ``[minx, miny, minz, maxx, maxy, maxz]``, solid;
+  its front blocks; for a triangle of ground (a heightfield, solid below),
+  ``ground = up axis + 1`` (0 otherwise) and ``floor``, the coordinate along
+  that axis down to which it is solid (:mod:`~sidestep.kernels3d.ground`);
+* ``PRIM_BOX``: ``[minx, miny, minz, maxx, maxy, maxz, interior]``, solid;
+  ``interior`` 1 for the merged boxes that stand for the inside of a voxel
+  table, whose surface is its own front-only triangles: such a box answers
+  only separations <= 0 (``inf`` outside), never stops a sweep, and stops a
+  ray only at 0, from inside;
 * ``PRIM_SPHERE``: ``[cx, cy, cz, radius]``, solid;
 * ``PRIM_CYLINDER``: ``[bx, by, bz, axis, radius, height]``, solid, upright
   along coordinate ``axis`` from the centre of its base.
@@ -30,6 +37,7 @@ from ..kernels.row_queue import next_rows
 from . import bvh as _bvh
 from .box import ray_box, separation_capsule_box, sweep_capsule_box
 from .cylinder import ray_cylinder, separation_capsule_cylinder, sweep_capsule_cylinder
+from .ground import depth_below_triangle
 from .polygon import ray_polygon, separation_capsule_polygon, sweep_capsule_polygon
 from .sphere import ray_sphere, separation_capsule_sphere, sweep_capsule_sphere
 
@@ -39,9 +47,11 @@ PRIM_SPHERE = 2
 PRIM_CYLINDER = 3
 
 #: Floats of parameters per primitive row.
-PARAMS = 8
+PARAMS = 9
 # Polygon rows.
-P_FIRST, P_COUNT, P_NX, P_NY, P_NZ, P_EDGES, P_FRONT = range(7)
+P_FIRST, P_COUNT, P_NX, P_NY, P_NZ, P_EDGES, P_FRONT, P_GROUND, P_FLOOR = range(9)
+# Box rows: the interior flag.
+B_INTERIOR = 6
 
 #: Contact rows one query or slide pass handles at once.
 MAX_PLANES = 32
@@ -112,17 +122,27 @@ def separation_prim(world, e, ax, ay, az, bx, by, bz):
 
     Returns ``(separation, nx, ny, nz, qx, qy, qz)``: the normal from the
     surface towards the core, and the surface point nearest it. A panel seen
-    from behind when only its front blocks is ``inf``.
+    from behind when only its front blocks is ``inf``; a core under a ground
+    triangle is minus its depth, with the normal pointing up out of the ground.
     """
     k = world.kind[e]
     p = world.params[e]
     if k == PRIM_POLYGON:
+        if p[P_GROUND] != 0.0:
+            depth, nx, ny, nz, qx, qy, qz = depth_below_triangle(
+                ax, ay, az, bx, by, bz, world.vertices, world.loop, int(p[P_FIRST]), p[P_NX],
+                p[P_NY], p[P_NZ], int(p[P_GROUND]) - 1, p[P_FLOOR])
+            if depth > 0.0:
+                return -depth, nx, ny, nz, qx, qy, qz
         return separation_capsule_polygon(ax, ay, az, bx, by, bz, world.vertices, world.loop,
                                           int(p[P_FIRST]), int(p[P_COUNT]), p[P_NX], p[P_NY],
                                           p[P_NZ], int(p[P_EDGES]), p[P_FRONT] != 0.0)
     if k == PRIM_BOX:
-        return separation_capsule_box(ax, ay, az, bx, by, bz, p[0], p[1], p[2], p[3], p[4],
-                                      p[5])
+        sep, nx, ny, nz, qx, qy, qz = separation_capsule_box(ax, ay, az, bx, by, bz, p[0], p[1],
+                                                             p[2], p[3], p[4], p[5])
+        if sep > 0.0 and p[B_INTERIOR] != 0.0:
+            return math.inf, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+        return sep, nx, ny, nz, qx, qy, qz
     if k == PRIM_SPHERE:
         return separation_capsule_sphere(ax, ay, az, bx, by, bz, p[0], p[1], p[2], p[3])
     return separation_capsule_cylinder(ax, ay, az, bx, by, bz, p[0], p[1], p[2], int(p[3]),
@@ -145,6 +165,8 @@ def sweep_prim(world, e, ax, ay, az, bx, by, bz, dx, dy, dz, radius, tolerance):
             int(p[P_FIRST]), int(p[P_COUNT]), p[P_NX], p[P_NY], p[P_NZ], int(p[P_EDGES]),
             p[P_FRONT] != 0.0)
     elif k == PRIM_BOX:
+        if p[B_INTERIOR] != 0.0:
+            return math.inf, 0.0, 0.0, 0.0
         f, nx, ny, nz, _, _, _ = sweep_capsule_box(ax, ay, az, bx, by, bz, dx, dy, dz, radius,
                                                    p[0], p[1], p[2], p[3], p[4], p[5])
     elif k == PRIM_SPHERE:
@@ -171,7 +193,11 @@ def ray_prim(world, e, ox, oy, oz, ux, uy, uz, max_distance, cull):
                            int(p[P_FIRST]), int(p[P_COUNT]), p[P_NX], p[P_NY], p[P_NZ],
                            cull != 0 or p[P_FRONT] != 0.0)
     if k == PRIM_BOX:
-        return ray_box(ox, oy, oz, ux, uy, uz, max_distance, p[0], p[1], p[2], p[3], p[4], p[5])
+        t, nx, ny, nz = ray_box(ox, oy, oz, ux, uy, uz, max_distance, p[0], p[1], p[2], p[3],
+                                p[4], p[5])
+        if t > 0.0 and p[B_INTERIOR] != 0.0:
+            return math.inf, 0.0, 0.0, 0.0
+        return t, nx, ny, nz
     if k == PRIM_SPHERE:
         return ray_sphere(ox, oy, oz, ux, uy, uz, max_distance, p[0], p[1], p[2], p[3])
     return ray_cylinder(ox, oy, oz, ux, uy, uz, max_distance, p[0], p[1], p[2], int(p[3]), p[4],
@@ -234,7 +260,8 @@ def penetrations(world, px, py, pz, half, up, radius, reach, per_primitive, wf, 
 
 @njit(cache=True)
 def primitive_boxes(kind, params, vertices, loop):
-    """``(m, 6)`` bounding boxes ``[min (3), max (3)]`` of every primitive's surface."""
+    """``(m, 6)`` bounding boxes ``[min (3), max (3)]`` of every primitive's surface
+    (a ground triangle's box reaches down to its floor)."""
     m = kind.shape[0]
     out = np.empty((m, 6))
     for e in range(m):
@@ -250,6 +277,9 @@ def primitive_boxes(kind, params, vertices, loop):
                     hi = max(hi, vertices[loop[t], a])
                 out[e, a] = lo
                 out[e, 3 + a] = hi
+            if p[P_GROUND] != 0.0:
+                axis = int(p[P_GROUND]) - 1
+                out[e, axis] = min(out[e, axis], p[P_FLOOR])
         elif k == PRIM_BOX:
             for a in range(6):
                 out[e, a] = p[a]
@@ -274,16 +304,20 @@ def translate_solids(params, prims, kinds, offset):
     """Move the solid primitives ``prims`` (of ``kinds``) by ``offset (3,)``, in place.
 
     Panels and mesh triangles move with their corners (the caller moves the
-    obstacle's range of ``vertices``, shared by its triangles).
+    obstacle's range of ``vertices``, shared by its triangles); a ground
+    triangle's floor moves here.
     """
     for t in range(prims.shape[0]):
         e = prims[t]
         k = kinds[t]
-        if k == PRIM_BOX:
+        if k == PRIM_POLYGON:
+            if params[e, P_GROUND] != 0.0:
+                params[e, P_FLOOR] += offset[int(params[e, P_GROUND]) - 1]
+        elif k == PRIM_BOX:
             for a in range(3):
                 params[e, a] += offset[a]
                 params[e, 3 + a] += offset[a]
-        elif k != PRIM_POLYGON:
+        else:
             for a in range(3):
                 params[e, a] += offset[a]
 
