@@ -37,6 +37,9 @@ FOV = 70.0
 WIDTH, HEIGHT = 320, 200
 #: Light for the relief shading: from above, a little from the first ground axis.
 LIGHT_TILT = 0.35
+#: Panels whose lowest corner is above the lowest panels' by more than this
+#: share of the level's height are drawn dashed in the top view (overhead).
+OVERHEAD = 0.25
 #: Colour of camera pixels whose ray hits nothing.
 SKY = (0.80, 0.88, 0.96)
 
@@ -227,6 +230,65 @@ def heading_vector(heading, world):
     return h / np.linalg.norm(h)
 
 
+def cast_views(world, eye, forward, *, top=True, camera=True, width=WIDTH, height=HEIGHT,
+               fov=FOV, top_size=None):
+    """Cast the rays of a top view and a camera view, all in one batched ``raycast`` call.
+
+    Parameters
+    ----------
+    world : World3D
+    eye, forward : (3,) float64
+        The camera's position and unit viewing direction.
+    top, camera : bool
+        Which views to make.
+    width, height : int
+        The camera image (pixels).
+    fov : float
+        Horizontal field of view (degrees).
+    top_size : int, optional
+        Pixels along the top view's longer side; ``width`` by default.
+
+    Returns
+    -------
+    top : TopView or None
+    camera : CameraView or None
+    """
+    axes = Axes3D.of(world)
+    origins, directions, spans = [], [], {}
+    if top:
+        o, d, shape, ext = top_rays(world, top_size or width)
+        spans["top"] = (len(o), shape, ext)
+        origins.append(o)
+        directions.append(d)
+    if camera:
+        d = camera_rays(eye, forward, axes.unit_up(), width, height, fov)
+        spans["camera"] = (len(d), (height, width), None)
+        origins.append(np.broadcast_to(eye, d.shape))
+        directions.append(d)
+    all_origins = np.concatenate(origins)
+    all_dirs = np.concatenate(directions)
+    hits = world.raycast(all_origins, all_dirs)
+    top_view = camera_view = None
+    start = 0
+    if top:
+        n, shape, ext = spans["top"]
+        s = slice(start, start + n)
+        start += n
+        ceiling = all_origins[0, axes.up]
+        heights = np.where(hits.hit[s], ceiling - hits.distance[s], np.nan).reshape(shape)
+        top_view = TopView(heights, hits.normal[s].reshape(shape + (3,)), ext, axes)
+    if camera:
+        n, shape, _ = spans["camera"]
+        s = slice(start, start + n)
+        distance = hits.distance[s].reshape(shape)
+        depth = np.where(hits.hit[s], hits.distance[s] * (all_dirs[s] @ forward), np.inf)
+        camera_view = CameraView(np.asarray(eye, float), forward, float(fov),
+                                 depth.reshape(shape), distance,
+                                 hits.normal[s].reshape(shape + (3,)),
+                                 hits.obstacle[s].reshape(shape))
+    return top_view, camera_view
+
+
 def render3d(level, out, *, eye=None, heading=None, view="both", width=WIDTH, height=HEIGHT,
              fov=FOV, title=None):
     """Draw a 3D level from above and as a camera sees it, and save the picture at ``out``.
@@ -276,7 +338,6 @@ def render3d(level, out, *, eye=None, heading=None, view="both", width=WIDTH, he
     kind = picture_format(out)
     spawns = np.asarray(getattr(level, "spawns", np.zeros((0, 3))), float).reshape(-1, 3)
     axes = Axes3D.of(world)
-    up = axes.unit_up()
     default_eye, default_heading = default_camera(world, spawns)
     eye = default_eye if eye is None else np.asarray(eye, float)
     if eye.shape != (3,) or not np.all(np.isfinite(eye)):
@@ -285,37 +346,9 @@ def render3d(level, out, *, eye=None, heading=None, view="both", width=WIDTH, he
         heading = default_heading if eye is default_eye else _towards_centre(world, eye, axes)
     forward = heading_vector(heading, world)
 
-    origins, directions, spans = [], [], {}
-    if view in ("both", "top"):
-        o, d, shape, ext = top_rays(world, width)
-        spans["top"] = (len(o), shape, ext)
-        origins.append(o)
-        directions.append(d)
-    if view in ("both", "camera"):
-        d = camera_rays(eye, forward, up, width, height, fov)
-        spans["camera"] = (len(d), (height, width), None)
-        origins.append(np.broadcast_to(eye, d.shape))
-        directions.append(d)
-    # Every ray of every view in one batched, parallel call.
-    all_dirs = np.concatenate(directions)
-    hits = world.raycast(np.concatenate(origins), all_dirs)
-    top = camera = None
-    start = 0
-    if "top" in spans:
-        n, shape, ext = spans["top"]
-        s = slice(start, start + n)
-        start += n
-        ceiling = np.concatenate(origins)[0, axes.up]
-        heights = np.where(hits.hit[s], ceiling - hits.distance[s], np.nan).reshape(shape)
-        normals = hits.normal[s].reshape(shape + (3,))
-        top = TopView(heights, normals, ext, axes)
-    if "camera" in spans:
-        n, shape, _ = spans["camera"]
-        s = slice(start, start + n)
-        distance = hits.distance[s].reshape(shape)
-        depth = np.where(hits.hit[s], hits.distance[s] * (all_dirs[s] @ forward), np.inf)
-        camera = CameraView(eye, forward, fov, depth.reshape(shape), distance,
-                            hits.normal[s].reshape(shape + (3,)), hits.obstacle[s].reshape(shape))
+    top, camera = cast_views(world, eye, forward, top=view in ("both", "top"),
+                             camera=view in ("both", "camera"), width=width, height=height,
+                             fov=fov)
     figure = _draw(level, world, top, camera, spawns, title)
     figure.savefig(out, format=kind, dpi=DPI)
     return Picture3D(top, camera, figure)
@@ -328,7 +361,8 @@ def relief(top):
     h = top.heights
     lo, hi = np.nanmin(h, initial=np.inf), np.nanmax(h, initial=-np.inf)
     scale = (h - lo) / (hi - lo) if hi > lo else np.zeros_like(h)
-    rgb = colormaps["terrain"](np.nan_to_num(0.15 + 0.7 * scale))[..., :3]
+    # The terrain map from its greens (low) to its browns and white (high): no sea blue.
+    rgb = colormaps["terrain"](np.nan_to_num(0.3 + 0.65 * scale))[..., :3]
     light = top.axes.unit_up() + LIGHT_TILT * np.eye(3)[top.axes.ground[0]] \
         + 0.5 * LIGHT_TILT * np.eye(3)[top.axes.ground[1]]
     light /= np.linalg.norm(light)
@@ -352,9 +386,48 @@ def shade(camera):
     return rgb
 
 
-def draw_top(ax, top, spawns=None):
-    """Draw a top view (relief and spawns) on ``ax``, ground axes labelled."""
+def draw_outlines(ax, world, axes):
+    """Draw the outlines of panels, boxes and cylinders seen from above, over a relief.
+
+    A wall panel stands edge-on to the top view's rays, so the relief alone
+    does not show it: its outline does. Meshes are left to the relief.
+    """
+    from matplotlib.collections import LineCollection
+    from matplotlib.patches import Circle, Rectangle
+
+    a, b = axes.ground
+    panels = world.geometry("panel")["vertices"]
+    if len(panels):
+        # Panels that stop well above the lowest ones (a lintel over a doorway)
+        # are drawn dashed: an agent on the floor passes under them.
+        bottoms = np.array([v[:, axes.up].min() for v in panels])
+        lo, hi = world.bounds
+        overhead = bottoms > bottoms.min() + OVERHEAD * (hi[axes.up] - lo[axes.up])
+        loops = [np.vstack([v, v[:1]])[:, [a, b]] for v in panels]
+        for high, style in ((False, "solid"), (True, (0, (3, 2)))):
+            chosen = [loop for loop, o in zip(loops, overhead) if o == high]
+            if chosen:
+                ax.add_collection(LineCollection(chosen, colors="0.15", linewidths=1.4,
+                                                 linestyles=style, zorder=2))
+    boxes = world.geometry("box")
+    for lo, hi in zip(boxes["mins"], boxes["maxs"]):
+        ax.add_patch(Rectangle((lo[a], lo[b]), hi[a] - lo[a], hi[b] - lo[b], facecolor="0.55",
+                               edgecolor="0.15", zorder=2))
+    cylinders = world.geometry("cylinder")
+    for base, r in zip(cylinders["bases"], cylinders["radii"]):
+        ax.add_patch(Circle((base[a], base[b]), r, facecolor="tab:olive", edgecolor="0.15",
+                            zorder=2))
+    spheres = world.geometry("sphere")
+    for centre, r in zip(spheres["centers"], spheres["radii"]):
+        ax.add_patch(Circle((centre[a], centre[b]), r, facecolor="0.7", edgecolor="0.15",
+                            zorder=2))
+
+
+def draw_top(ax, top, spawns=None, world=None):
+    """Draw a top view (relief, outlines of ``world``'s panels and solids, spawns) on ``ax``."""
     ax.imshow(relief(top), origin="lower", extent=top.extent, interpolation="nearest")
+    if world is not None:
+        draw_outlines(ax, world, top.axes)
     a, b = top.axes.ground
     if spawns is not None and len(spawns):
         ax.plot(spawns[:, a], spawns[:, b], "o", color="tab:green", markeredgecolor="k",
@@ -362,6 +435,16 @@ def draw_top(ax, top, spawns=None):
     ax.set(xlabel="xyz"[a], ylabel="xyz"[b], aspect="equal")
     if top.axes.flip:
         ax.invert_yaxis()
+
+
+def draw_camera(ax, camera):
+    """Draw a camera view on ``ax``, titled with the eye, field of view and depth range."""
+    ax.imshow(shade(camera), interpolation="nearest")
+    ax.set(xticks=[], yticks=[])
+    finite = camera.depth[np.isfinite(camera.depth)]
+    span = f"depth {finite.min():.3g} to {finite.max():.3g}" if len(finite) else "no hit"
+    ax.set_title(f"camera at ({', '.join(f'{v:.3g}' for v in camera.eye)}), "
+                 f"fov {camera.fov:g} deg: normal as colour, {span}", fontsize=9)
 
 
 def _draw(level, world, top, camera, spawns, title):
@@ -375,7 +458,7 @@ def _draw(level, world, top, camera, spawns, title):
     if top is not None:
         ax = axs[i]
         i += 1
-        draw_top(ax, top, spawns)
+        draw_top(ax, top, spawns, world)
         if camera is not None:
             a, b = top.axes.ground
             reach = 0.15 * max(top.extent[1] - top.extent[0], top.extent[3] - top.extent[2])
@@ -393,13 +476,7 @@ def _draw(level, world, top, camera, spawns, title):
             ax.legend(loc="upper right", fontsize=8)
         ax.set_title("from above: height of the highest surface, lit by its normal", fontsize=9)
     if camera is not None:
-        ax = axs[i]
-        ax.imshow(shade(camera), interpolation="nearest")
-        ax.set(xticks=[], yticks=[])
-        finite = camera.depth[np.isfinite(camera.depth)]
-        span = f"depth {finite.min():.3g} to {finite.max():.3g}" if len(finite) else "no hit"
-        ax.set_title(f"camera at ({', '.join(f'{v:.3g}' for v in camera.eye)}), "
-                     f"fov {camera.fov:g} deg: normal as colour, {span}", fontsize=9)
+        draw_camera(axs[i], camera)
     name = getattr(level, "name", "") or "level"
     fig.suptitle(title if title is not None else f"{name}: {world!r}", fontsize=10)
     return fig

@@ -33,7 +33,7 @@ import numpy as np
 
 from ..tolerances import PROMISE
 from ..world3d import MODES
-from .render3d import Axes3D, draw_top, top_rays
+from .render3d import Axes3D, draw_top
 
 #: A frame's move was changed by an obstacle when the position reached is
 #: farther than this from the one asked for (as :mod:`sidestep.commands.walk`).
@@ -243,18 +243,15 @@ def draw_walk3d(level, run, out):
     from matplotlib.figure import Figure
 
     from .pictures import DPI, picture_format
-    from .render3d import TopView
+    from .render3d import cast_views
 
     kind = picture_format(out)
     world = getattr(level, "world", level)
-    o, d, shape, ext = top_rays(world, RELIEF)
-    hits = world.raycast(o, d)
-    axes = Axes3D.of(world)
-    top = TopView(np.where(hits.hit, o[0, axes.up] - hits.distance, np.nan).reshape(shape),
-                  hits.normal.reshape(shape + (3,)), ext, axes)
+    top, _ = cast_views(world, None, None, camera=False, top_size=RELIEF)
+    axes = top.axes
     fig = Figure(figsize=(8, 7), layout="constrained")
     ax = fig.subplots()
-    draw_top(ax, top)
+    draw_top(ax, top, world=world)
     a, b = axes.ground
     p = run.positions
     for i in range(p.shape[1]):
