@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
+from .commands import arguments3d
 from .demo import run_demo
 from .world import MODES
 
@@ -140,6 +141,9 @@ def _parser():
                            "(default: %(default)s)")
     demo.add_argument("--radius", type=_radius, default=0.3, metavar="R",
                       help="the agent's radius in metres, >= 0 (default: %(default)s)")
+    demo.add_argument("--3d", dest="three_d", action="store_true",
+                      help="walk the panel article's 3D corridor instead (picture: "
+                           "sidestep-demo3d.png unless --out says)")
 
     render = commands.add_parser(
         "render", help="draw a level as the world sees it",
@@ -154,6 +158,7 @@ def _parser():
     render.add_argument("--no-field", dest="field", action="store_false",
                         help="leave out the clearance field under the obstacles")
     _orientation_arguments(render)
+    arguments3d.render(render)
 
     walk = commands.add_parser(
         "walk", help="walk agents through a level and measure what happens to them",
@@ -190,6 +195,7 @@ def _parser():
     walk.add_argument("--json", action="store_true",
                       help="print per-agent figures as JSON instead of a table")
     _orientation_arguments(walk)
+    arguments3d.walk(walk)
 
     check = commands.add_parser(
         "check", help="list what to fix in a level before shipping it (exit 1 if anything)",
@@ -236,6 +242,8 @@ def _progress(label):
 
 
 def _run_demo(args):
+    if args.three_d:
+        return arguments3d.run_demo(args)
     run_demo(out=args.out, radius=args.radius)
     return 0
 
@@ -244,6 +252,8 @@ def _run_render(args):
     from .commands.render import render
 
     level = _load(args)
+    if arguments3d.is_3d(level):
+        return arguments3d.run_render(args, level)
     render(level, args.out, radius=args.radius, field=args.field, y_down=_y_down(args))
     print(f"wrote {args.out}")
     return 0
@@ -291,6 +301,8 @@ def _run_walk(args):
             raise ValueError(f"--scen needs a level whose reader takes scenarios (a Moving AI "
                              f".map): {exc}") from None
         raise
+    if arguments3d.is_3d(level):
+        return arguments3d.run_walk(args, level, _progress, _wrote)
     starts, goals = _agents(args, level)
     with _progress("walk") as bar:
         run = walk(level.world, starts, goals=goals, steps=args.steps, speed=args.speed,

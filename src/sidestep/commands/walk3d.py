@@ -177,7 +177,7 @@ def walk3d(world, starts, *, steps=STEPS, speed=None, gravity=None, radius=0.0, 
     seed : int
         Seeds the headings.
     progress : callable, optional
-        Called with the share done (0..1) after each frame.
+        Called as ``progress(frame, steps)`` after each frame.
 
     Returns
     -------
@@ -217,7 +217,7 @@ def walk3d(world, starts, *, steps=STEPS, speed=None, gravity=None, radius=0.0, 
         desired.append(d)
         clearances.append(agent_clearance(world, p, radius, height))
         if progress is not None:
-            progress((frame + 1) / steps)
+            progress(frame + 1, steps)
     return Walk3D(np.array(positions), np.array(desired), np.array(clearances), float(radius),
                   float(height), mode, speed)
 
