@@ -144,10 +144,11 @@ def draw(world, walks, radius, out, kind="png"):
     draw_top(ax, top, world=world)
     for mode, (path, contacts) in walks.items():
         ax.plot(path[:, 0], path[:, 2], color=COLOURS[mode], linewidth=1.5,
-                linestyle=":" if mode == "ghost" else "-",
+                linestyle=":" if mode == "ghost" else "-", zorder=4,
                 label=f"{mode} ({len(contacts)} contacts)")
         if len(contacts):
-            ax.plot(contacts[:, 0], contacts[:, 2], "x", color=COLOURS[mode], markersize=4)
+            ax.plot(contacts[:, 0], contacts[:, 2], "x", color=COLOURS[mode], markersize=4,
+                    zorder=4)
     ax.plot(ROUTE[0, 0], ROUTE[0, 2], "ko", markersize=6, label="start")
     ax.plot(ROUTE[1:, 0], ROUTE[1:, 2], "k+", markersize=10, mew=1.5, label="waypoints")
     ax.plot(EYE[0], EYE[2], "r^", markersize=7, label="camera")

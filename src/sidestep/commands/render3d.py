@@ -38,7 +38,7 @@ WIDTH, HEIGHT = 320, 200
 #: Light for the relief shading: from above, a little from the first ground axis.
 LIGHT_TILT = 0.35
 #: Panels whose lowest corner is above the lowest panels' by more than this
-#: share of the level's height are drawn dashed in the top view (overhead).
+#: share of the level's height are drawn white in the top view (overhead).
 OVERHEAD = 0.25
 #: Colour of camera pixels whose ray hits nothing.
 SKY = (0.80, 0.88, 0.96)
@@ -399,16 +399,17 @@ def draw_outlines(ax, world, axes):
     panels = world.geometry("panel")["vertices"]
     if len(panels):
         # Panels that stop well above the lowest ones (a lintel over a doorway)
-        # are drawn dashed: an agent on the floor passes under them.
+        # are drawn white: an agent on the floor passes under them. (Dashes
+        # would not show: an edge-on panel's outline runs out and back.)
         bottoms = np.array([v[:, axes.up].min() for v in panels])
         lo, hi = world.bounds
         overhead = bottoms > bottoms.min() + OVERHEAD * (hi[axes.up] - lo[axes.up])
         loops = [np.vstack([v, v[:1]])[:, [a, b]] for v in panels]
-        for high, style in ((False, "solid"), (True, (0, (3, 2)))):
+        for high, colour in ((False, "0.15"), (True, "white")):
             chosen = [loop for loop, o in zip(loops, overhead) if o == high]
             if chosen:
-                ax.add_collection(LineCollection(chosen, colors="0.15", linewidths=1.4,
-                                                 linestyles=style, zorder=2))
+                ax.add_collection(LineCollection(chosen, colors=colour, linewidths=1.4,
+                                                 zorder=2 + high))
     boxes = world.geometry("box")
     for lo, hi in zip(boxes["mins"], boxes["maxs"]):
         ax.add_patch(Rectangle((lo[a], lo[b]), hi[a] - lo[a], hi[b] - lo[b], facecolor="0.55",
