@@ -58,6 +58,7 @@ class Axes3D:
 
     @classmethod
     def of(cls, world):
+        """The axes of ``world`` (a World3D)."""
         up = "xyz".index(world.up)
         ground = tuple(i for i in range(3) if i != up)
         # Seen from above, right x screen-up must point along up (right-handed).
@@ -110,7 +111,9 @@ class CameraView:
 class Picture3D:
     """What :func:`render3d` drew (views not drawn are None)."""
 
+    #: The :class:`TopView`, or None.
     top: object
+    #: The :class:`CameraView`, or None.
     camera: object
     #: The matplotlib Figure, already saved.
     figure: object
@@ -216,7 +219,11 @@ def heading_vector(heading, world):
     A yaw of 0 looks along the first ground axis (x), 90 along the second
     (z for ``up="y"``, y for ``up="z"``).
     """
-    h = np.asarray(heading, float)
+    try:
+        h = np.asarray(heading, float)
+    except (TypeError, ValueError):
+        raise ValueError(f"heading must be a yaw in degrees or a (3,) direction, got "
+                         f"{heading!r}") from None
     if h.ndim == 0:
         axes = Axes3D.of(world)
         angle = math.radians(float(h))

@@ -66,13 +66,18 @@ class Walk3D:
     desired: np.ndarray
     #: ``(frames + 1, n) float64``: clearance of each agent's centre (capsule: axis).
     clearances: np.ndarray
+    #: The agents' radius.
     radius: float
+    #: Their height (a capsule when above ``2 * radius``; 0 for spheres).
     height: float
+    #: The move mode.
     mode: str
+    #: The horizontal step asked for per frame (world units).
     speed: float
 
     @property
     def frames(self):
+        """How many frames were walked."""
         return len(self.desired)
 
     def agents(self):
