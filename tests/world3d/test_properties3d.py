@@ -50,7 +50,9 @@ def test_results_survive_translating_the_world(seed):
     d = rng.normal(0, 3, (32, 3))
     ea = a.move_many(p, d, 0.3)
     eb = b.move_many(p + shift, d, 0.3) - shift
-    # Rounding at 1e5 (a float64 step of 1.5e-11) decides whether a corner is
-    # grazed now and then; nearly all results agree closely.
-    close = np.all(np.abs(ea - eb) < 1e-6, axis=1)
-    assert close.mean() >= 0.9
+    # At 1e5 a float64 step is 1.5e-11: results agree to rounding (measured:
+    # 640 moves over 20 seeds, the largest difference 4.4e-10). Rounding may
+    # decide whether a corner is grazed now and then (a discontinuity, not an
+    # error), so one move in a hundred may differ by more.
+    close = np.all(np.abs(ea - eb) < 1e-8, axis=1)
+    assert close.mean() >= 0.99

@@ -20,6 +20,10 @@ events every sweep is made of), ``polygon`` (planar panels, convex or
 concave, either winding, front-only culling; triangles are 3-vertex panels;
 Newell normals, planarity and self-crossing checks), ``box`` (solid
 axis-aligned boxes), ``sphere``, ``cylinder`` (upright, flat caps; its
-sweep is a safe first-root search on the convex separation) and ``mesh``
-(face normals and active-edge flags against internal-edge bumps).
+sweep is a safe first-root search on the convex separation), ``mesh``
+(face normals and active-edge flags against internal-edge bumps); then, as
+in 2D, ``bvh`` the broadphase (a bounding volume hierarchy with cursor
+queries), ``world`` the packed world and the queries over it, ``planes`` the
+contact-plane solver and ``moves`` the four movement modes and their batch
+driver.
 """

@@ -58,7 +58,6 @@ Packed3D = namedtuple("Packed3D", [
     "loop",       # (l,) int64 corner indices, read from each polygon's first
     "alive",      # (ids,) uint8
     "flags",      # (1,) int64: F_REMOVED
-    "scale",      # (1,) float64: the mean size of a primitive's box (ray marching step)
     "tree",       # the bounding volume hierarchy over the primitives' boxes
 ])
 
@@ -170,7 +169,7 @@ def ray_prim(world, e, ox, oy, oz, ux, uy, uz, max_distance, cull):
     if k == PRIM_POLYGON:
         return ray_polygon(ox, oy, oz, ux, uy, uz, max_distance, world.vertices, world.loop,
                            int(p[P_FIRST]), int(p[P_COUNT]), p[P_NX], p[P_NY], p[P_NZ],
-                           cull or p[P_FRONT] != 0.0)
+                           cull != 0 or p[P_FRONT] != 0.0)
     if k == PRIM_BOX:
         return ray_box(ox, oy, oz, ux, uy, uz, max_distance, p[0], p[1], p[2], p[3], p[4], p[5])
     if k == PRIM_SPHERE:
@@ -295,48 +294,73 @@ def candidates(world, ax, ay, az, bx, by, bz, dx, dy, dz, reach, out):
 
     Writes their indices to ``out`` and returns how many there are; when that
     is more than ``out`` holds, only the first ``len(out)`` are written and the
-    caller asks again with a larger buffer. A conservative filter: the exact
-    tests follow.
+    caller asks again with a larger buffer. A conservative filter (box against
+    box): the exact tests follow. The hierarchy is walked depth first with a
+    stack of its depth.
     """
+    tree = world.tree
+    if tree.order.shape[0] == 0:
+        return 0
     lo_x = min(ax, bx, ax + dx, bx + dx) - reach
     lo_y = min(ay, by, ay + dy, by + dy) - reach
     lo_z = min(az, bz, az + dz, bz + dz) - reach
     hi_x = max(ax, bx, ax + dx, bx + dx) + reach
     hi_y = max(ay, by, ay + dy, by + dy) + reach
     hi_z = max(az, bz, az + dz, bz + dz) + reach
-    return _bvh.query_box(world.tree, lo_x, lo_y, lo_z, hi_x, hi_y, hi_z, out)
+    nodes = np.empty(tree.depth + 2, dtype=np.int32)
+    state = np.zeros(1, dtype=np.int64)
+    _bvh.start_box(tree, nodes, state)
+    n = 0
+    while True:
+        first, count = _bvh.next_leaf_box(tree, nodes, state, lo_x, lo_y, lo_z, hi_x, hi_y,
+                                          hi_z)
+        if count == 0:
+            break
+        for k in range(first, first + count):
+            if n < out.shape[0]:
+                out[n] = tree.order[k]
+            n += 1
+    return n
 
 
 @njit(cache=True)
 def world_radius(world, px, py, pz):
     """Distance from ``p`` to the farthest corner of the box around every primitive."""
-    return _bvh.farthest_corner(world.tree, px, py, pz)
+    b = world.tree.boxes
+    if b.shape[0] == 0:
+        return 0.0
+    fx = max(abs(px - b[0, 0]), abs(px - b[0, 3]))
+    fy = max(abs(py - b[0, 1]), abs(py - b[0, 4]))
+    fz = max(abs(pz - b[0, 2]), abs(pz - b[0, 5]))
+    return math.sqrt(fx * fx + fy * fy + fz * fz)
 
 
 @njit(cache=True)
-def nearest_point(world, px, py, pz, cand):
+def nearest_point(world, px, py, pz, nodes, keys, state):
     """Nearest obstacle surface to ``p``, however far.
 
     Returns ``(owner, part, separation, nx, ny, nz, qx, qy, qz)``; ``owner``
-    -1 and ``inf`` in an empty world. Looks in boxes around ``p`` growing four
-    times each round until the best surface found lies inside the box (any
-    nearer surface would have had its box in it) or the box holds the world.
+    -1 and ``inf`` in an empty world. Leaves come nearest box first; once a
+    leaf's box is farther than the best surface found, nothing nearer is
+    left. ``nodes``, ``keys``, ``state`` are the hierarchy's cursor scratch.
     """
     bo = -1
     bp = -1
     best = math.inf
     bnx = bny = bnz = bqx = bqy = bqz = 0.0
-    if world.kind.shape[0] == 0:
+    tree = world.tree
+    if tree.order.shape[0] == 0:
         return bo, bp, best, bnx, bny, bnz, bqx, bqy, bqz
-    reach = world.scale[0]
-    limit = world_radius(world, px, py, pz)
+    _bvh.start_nearest(tree, nodes, keys, state, px, py, pz, math.inf)
     while True:
-        n = candidates(world, px, py, pz, px, py, pz, 0.0, 0.0, 0.0, reach, cand)
-        if n > cand.shape[0]:
-            cand = np.empty(2 * n, dtype=np.int64)
-            n = candidates(world, px, py, pz, px, py, pz, 0.0, 0.0, 0.0, reach, cand)
-        for k in range(n):
-            e = cand[k]
+        # A point inside a solid has a negative separation; its box holds the
+        # point (distance 0), so it comes before any box farther than 0.
+        first, count, d_box = _bvh.next_leaf_nearest(tree, nodes, keys, state, px, py, pz,
+                                                     max(best, 0.0))
+        if count == 0:
+            break
+        for k in range(first, first + count):
+            e = tree.order[k]
             if not prim_alive(world, e):
                 continue
             sep, nx, ny, nz, qx, qy, qz = separation_prim(world, e, px, py, pz, px, py, pz)
@@ -345,71 +369,75 @@ def nearest_point(world, px, py, pz, cand):
                 bo = world.owner[e]
                 bp = world.part[e]
                 bnx, bny, bnz, bqx, bqy, bqz = nx, ny, nz, qx, qy, qz
-        if best <= reach or reach > limit:
-            break
-        reach *= 4.0
     return bo, bp, best, bnx, bny, bnz, bqx, bqy, bqz
 
 
 @njit(cache=True)
-def raycast_point(world, ox, oy, oz, ux, uy, uz, max_distance, cull, cand):
+def raycast_point(world, ox, oy, oz, ux, uy, uz, max_distance, cull, nodes, keys, state):
     """First obstacle surface along the ray ``o + t u`` (``u`` unit, ``t <= max_distance``).
 
     Returns ``(owner, part, t, nx, ny, nz)``; ``owner`` -1 and ``inf`` on a
-    miss. A ray that starts inside a solid hits it at 0. The ray is marched
-    in steps of a few primitive sizes, each step's box asked of the
-    hierarchy, and stops at the first step that holds a hit.
+    miss. A ray that starts inside a solid (or on any surface) hits it at 0,
+    with the surface's normal. Leaves come near to far along the ray and the
+    walk stops at the first leaf entered beyond the nearest hit.
     """
     bo = -1
     bp = -1
     best = math.inf
     bnx = bny = bnz = 0.0
-    if world.kind.shape[0] == 0:
+    tree = world.tree
+    if tree.order.shape[0] == 0:
         return bo, bp, best, bnx, bny, bnz
-    far = min(max_distance, world_radius(world, ox, oy, oz))
-    step = 4.0 * world.scale[0]
-    t0 = 0.0
-    while t0 <= far:
-        t1 = min(t0 + step, far)
-        sx = ox + t0 * ux
-        sy = oy + t0 * uy
-        sz = oz + t0 * uz
-        n = candidates(world, sx, sy, sz, sx, sy, sz, (t1 - t0) * ux, (t1 - t0) * uy,
-                       (t1 - t0) * uz, 0.0, cand)
-        if n > cand.shape[0]:
-            cand = np.empty(2 * n, dtype=np.int64)
-            n = candidates(world, sx, sy, sz, sx, sy, sz, (t1 - t0) * ux, (t1 - t0) * uy,
-                           (t1 - t0) * uz, 0.0, cand)
-        for k in range(n):
-            e = cand[k]
+    ix = _bvh.inverse(ux)
+    iy = _bvh.inverse(uy)
+    iz = _bvh.inverse(uz)
+    limit = max_distance
+    _bvh.start_ray(tree, nodes, keys, state, ox, oy, oz, ix, iy, iz, limit)
+    while True:
+        first, count, t_enter = _bvh.next_leaf_ray(tree, nodes, keys, state, ox, oy, oz, ix,
+                                                   iy, iz, limit)
+        if count == 0:
+            break
+        for k in range(first, first + count):
+            e = tree.order[k]
             if not prim_alive(world, e):
                 continue
-            t, nx, ny, nz = ray_prim(world, e, ox, oy, oz, ux, uy, uz, max_distance, cull)
+            if t_enter == 0.0 and world.kind[e] != PRIM_POLYGON:
+                # The origin may be inside this solid: then the ray is blocked at once.
+                sep, nx, ny, nz, _, _, _ = separation_prim(world, e, ox, oy, oz, ox, oy, oz)
+                if sep <= 0.0:
+                    return world.owner[e], world.part[e], 0.0, nx, ny, nz
+            t, nx, ny, nz = ray_prim(world, e, ox, oy, oz, ux, uy, uz, limit, cull)
             if t < best:
                 best = t
+                limit = t
                 bo = world.owner[e]
                 bp = world.part[e]
                 bnx, bny, bnz = nx, ny, nz
-        if best <= t1:
-            break
-        t0 = t1 if t1 > t0 else far + 1.0
-        step *= 2.0
     if best > max_distance:
         return -1, -1, math.inf, 0.0, 0.0, 0.0
     return bo, bp, best, bnx, bny, bnz
 
 
+@njit(cache=True)
+def _cursor(tree):
+    # Scratch for one best-first cursor over ``tree`` (see bvh.cursor_size).
+    k = max(tree.leaves, 1) + 1
+    return np.empty(k, dtype=np.int32), np.empty(k), np.zeros(1, dtype=np.int64)
+
+
 @njit(cache=True, nogil=True)
 def nearest_points(world, points, owner, part, separation, normal, surface, queue):
     """:func:`nearest_point` for the rows of ``points (n, 3)`` taken from ``queue``."""
-    cand = np.empty(64, dtype=np.int64)
+    nodes, keys, state = _cursor(world.tree)
     while True:
         first, stop = next_rows(queue)
         if first >= stop:
             break
         for p in range(first, stop):
             o, pt, sep, nx, ny, nz, qx, qy, qz = nearest_point(world, points[p, 0], points[p, 1],
-                                                               points[p, 2], cand)
+                                                               points[p, 2], nodes, keys,
+                                                               state)
             owner[p] = o
             part[p] = pt
             separation[p] = sep
@@ -428,7 +456,7 @@ def raycast_points(world, origins, directions, max_distance, cull, owner, part, 
 
     ``point`` gets the hit point (NaN on a miss).
     """
-    cand = np.empty(64, dtype=np.int64)
+    nodes, keys, state = _cursor(world.tree)
     while True:
         first, stop = next_rows(queue)
         if first >= stop:
@@ -437,7 +465,7 @@ def raycast_points(world, origins, directions, max_distance, cull, owner, part, 
             o, pt, t, nx, ny, nz = raycast_point(world, origins[r, 0], origins[r, 1],
                                                  origins[r, 2], directions[r, 0],
                                                  directions[r, 1], directions[r, 2],
-                                                 max_distance[r], cull, cand)
+                                                 max_distance[r], cull, nodes, keys, state)
             owner[r] = o
             part[r] = pt
             distance[r] = t
@@ -481,7 +509,6 @@ def overlapping_owners(world, px, py, pz, radius, half, up):
 def pack(kind, owner, part, params, vertices, loop, alive, removed):
     """The world as the kernels read it: a :class:`Packed3D` with a fresh hierarchy."""
     boxes = primitive_boxes(kind, params, vertices, loop)
-    size = float(np.mean(np.max(boxes[:, 3:] - boxes[:, :3], axis=1))) if len(boxes) else 1.0
     return Packed3D(kind.copy(), owner.copy(), part.copy(), params.copy(), vertices.copy(),
                     loop.copy(), alive.copy(), np.array([1 if removed else 0], dtype=np.int64),
-                    np.array([max(size, 1e-6)]), _bvh.build(boxes))
+                    _bvh.build_bvh(boxes))
