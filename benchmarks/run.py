@@ -2,13 +2,15 @@
 
 Runs the peer benchmark harness of ``../shared/bench`` (W1 forest walk, W2
 crowd step, W4 nearest distance; see its README) with sidestep plugged in
-through ``sidestep_plugin.py``, using the harness's protocol: one fresh process
-per library and round, a pause before each, the order rotated every round.
+through ``sidestep_plugin.py`` (W1 twice: through ``Agent.step`` and through
+``World2D.move``), using the harness's protocol: one fresh process per library
+and round, a pause before each, the order rotated every round.
 Then the scale, memory and start-up figures. Prints one table.
 
 Run (a Python that has the peers: ``pip install -e ".[bench]"``)::
 
     python benchmarks/run.py [--rounds 5] [--pause 3] [--bench ../shared/bench]
+                             [--workloads w1 w2 w4] [--no-scale]
 
 Needs ``../shared/bench``; the peers that are not installed are skipped.
 """
@@ -24,16 +26,22 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 
-#: workload script -> (plugin factory, peers to run beside it, the peer the target compares with)
+#: workload script -> (sidestep's entries: label -> plugin factory; peers to run beside
+#: them; the peer the targets compare with)
 WORKLOADS = {
-    "w1_forest_walk.py": ("sidestep_plugin:make_w1", ["pymunk-default", "panda3d-pusher",
-                                                      "pure-python-reference"], "pymunk-default"),
-    "w2_crowd_step.py": ("sidestep_plugin:make_w2:resolve", ["pymunk", "python-fcl",
-                                                             "shapely-strtree"], "pymunk"),
-    "w4_nearest.py": ("sidestep_plugin:make_w4", ["shapely-strtree", "pymunk-point-query"],
-                      "shapely-strtree"),
+    "w1_forest_walk.py": ({"sidestep Agent.step": "sidestep_plugin:make_w1",
+                           "sidestep World2D.move": "sidestep_plugin:make_w1_move"},
+                          ["pymunk-default", "panda3d-pusher", "pure-python-reference"],
+                          "pymunk-default"),
+    "w2_crowd_step.py": ({"sidestep": "sidestep_plugin:make_w2:resolve"},
+                         ["pymunk", "python-fcl", "shapely-strtree"], "pymunk"),
+    "w4_nearest.py": ({"sidestep": "sidestep_plugin:make_w4"},
+                      ["shapely-strtree", "pymunk-point-query"], "shapely-strtree"),
 }
-TARGETS = {"w1_forest_walk.py": 2.0, "w2_crowd_step.py": 20.0, "w4_nearest.py": 10.0}
+#: (workload script, sidestep entry) -> the target ratio against the workload's peer
+TARGETS = {("w1_forest_walk.py", "sidestep Agent.step"): 2.0,
+           ("w1_forest_walk.py", "sidestep World2D.move"): 1.0,
+           ("w2_crowd_step.py", "sidestep"): 20.0, ("w4_nearest.py", "sidestep"): 10.0}
 
 STARTUP = """
 import time
@@ -47,9 +55,9 @@ print(time.perf_counter() - t0)
 
 
 def run_one(python, bench, script, library, plugin):
-    """One fresh process: the plugin (``library == 'sidestep'``) or one built-in peer."""
+    """One fresh process: a sidestep ``plugin`` (a factory) or, if None, one built-in peer."""
     args = [python, script, "--reps", "1"]
-    args += ["--only", "none", "--plugin", plugin] if library == "sidestep" else ["--only", library]
+    args += ["--only", "none", "--plugin", plugin] if plugin else ["--only", library]
     env = dict(os.environ, PYTHONPATH=f"{HERE}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
     done = subprocess.run(args, cwd=bench, env=env, capture_output=True, text=True)
     for line in done.stdout.splitlines():
@@ -96,40 +104,48 @@ def main():
     ap.add_argument("--pause", type=float, default=3.0)
     ap.add_argument("--bench", type=Path, default=HERE.parents[1] / "shared" / "bench")
     ap.add_argument("--python", default=sys.executable)
+    ap.add_argument("--workloads", nargs="+", choices=["w1", "w2", "w4"],
+                    default=["w1", "w2", "w4"], help="which workloads to run (default all)")
+    ap.add_argument("--no-scale", action="store_true",
+                    help="skip the start-up and scale figures")
     args = ap.parse_args()
     if not (args.bench / "w1_forest_walk.py").is_file():
         sys.exit(f"run.py: no peer benchmark at {args.bench} (pass --bench)")
+    workloads = {script: spec for script, spec in WORKLOADS.items()
+                 if script[:2] in args.workloads}
     jobs = []
-    for script, (plugin, peers, _) in WORKLOADS.items():
+    for script, (plugins, peers, _) in workloads.items():
         have = installed_peers(args.python, args.bench, script)
-        jobs.append((script, plugin, ["sidestep"] + [p for p in peers if p in have]))
+        jobs.append((script, plugins, list(plugins) + [p for p in peers if p in have]))
     results = {}
     for r in range(args.rounds):
-        for script, plugin, libraries in jobs:
+        for script, plugins, libraries in jobs:
             for i in range(len(libraries)):
                 library = libraries[(i + r) % len(libraries)]
                 print(f"round {r + 1}/{args.rounds}: {script} {library}", file=sys.stderr)
                 time.sleep(args.pause)
-                rec = run_one(args.python, args.bench, script, library, plugin)
+                rec = run_one(args.python, args.bench, script, library, plugins.get(library))
                 if rec:
                     results.setdefault((script, library), []).append(rec)
     print(f"| workload | library | rate: median (min-max), n={args.rounds} | correctness | "
           f"vs peer |")
     print("|---|---|---|---|---|")
-    for script, (plugin, peers, key) in WORKLOADS.items():
+    for script, (plugins, peers, key) in workloads.items():
         key_rates = [x["median"] for x in results.get((script, key), [])]
-        for library in ["sidestep"] + peers:
+        for library in list(plugins) + peers:
             recs = results.get((script, library))
             if not recs:
                 continue
             rates = [x["median"] for x in recs]
             med = statistics.median(rates)
-            ratio = f"{med / statistics.median(key_rates):.1f}x {key}" \
-                if key_rates and library == "sidestep" else ""
-            target = f" (target {TARGETS[script]:g}x)" if ratio else ""
+            ratio = f"{med / statistics.median(key_rates):.2f}x {key}" \
+                if key_rates and library in plugins else ""
+            target = f" (target {TARGETS[script, library]:g}x)" if ratio else ""
             print(f"| {recs[0]['workload']} | {library} | {med:,.0f} {recs[0]['metric']} "
                   f"({min(rates):,.0f}-{max(rates):,.0f}) | "
                   f"{correctness(script, recs[-1].get('correctness'))} | {ratio}{target} |")
+    if args.no_scale:
+        return
     first, cached = startup(args.python)
     print(f"\nstart-up, import + first move in a fresh process: {first:.2f} s uncached, "
           f"{cached:.2f} s cached")

@@ -65,7 +65,7 @@ def cylinder_surface(c, axis, radius, height, rings=60, around=90):
 
 
 def fan_surface(vertices, centre, per_triangle=400):
-    """Points covering a star-shaped panel: its fan of triangles about ``centre``, and the outline."""
+    """Points covering a star-shaped panel: its fan of triangles about ``centre``, and edges."""
     v = np.asarray(vertices, float)
     centre = np.asarray(centre, float)
     n = int(np.sqrt(2 * per_triangle))

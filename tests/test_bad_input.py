@@ -35,6 +35,12 @@ BAD_CALLS = [
     # A previous move's position, a (2,) float64 array, takes a fast path: still checked.
     ("move", (np.array([0.0, NAN]), (1, 0)), ValueError, "position"),
     ("move", ((0.0, 0.0), np.array([-INF, 0.0])), ValueError, "displacement"),
+    # So do a tuple of two floats, a float radius and a mode string.
+    ("move", ((0.0, 0.0), (0.0, NAN)), ValueError, "displacement"),
+    ("move", ((0.0, 0.0), (1e300, 0.0)), ValueError, "displacement"),
+    ("move", ((0.0, 0.0), (1.0, 0.0), -0.0001), ValueError, "radius"),
+    ("move", ((0.0, 0.0), (1.0, 0.0), 0.1, "Slide"), ValueError, "mode"),
+    ("move", ((0.0, 0.0), (1.0, 0.0), 0.1, None), ValueError, "mode"),
     ("move", (np.zeros((1, 2)), (1, 0)), ValueError, "position"),
     ("move", (np.zeros(3), (1, 0)), ValueError, "position"),
     ("move", (np.array([0, 1], dtype=np.float32) + NAN, (1, 0)), ValueError, "position"),

@@ -1,5 +1,8 @@
 """Scenario tests for the four movement modes, named by behaviour."""
+import copy
+import dataclasses
 import math
+import pickle
 
 import numpy as np
 import pytest
@@ -369,6 +372,60 @@ def test_contacts_explain_the_move():
     assert c.fraction == pytest.approx(1.5 / 4.0, abs=1e-5)
 
 
+def corner_move(world, position=(0.5, 0.5)):
+    # Into the corner of two walls: two contacts.
+    return world.move(position, (-2.0, -1.0), radius=0.25)
+
+
+def corner():
+    world = sidestep.World2D()
+    world.add_walls([(-5.0, 0.0), (0.0, -5.0)], [(5.0, 0.0), (0.0, 5.0)])
+    return world
+
+
+def test_contacts_read_after_later_moves_are_those_of_their_own_move():
+    # A move's contacts become Contact records when first read; later moves
+    # (which reuse the world's scratch buffers) must not change them.
+    world = corner()
+    first = corner_move(world)
+    read_at_once = [(c.obstacle, c.point.tolist(), c.normal.tolist(), c.fraction)
+                    for c in corner_move(world).contacts]
+    for k in range(5):
+        world.move((3.0, 3.0 + k), (0.1, -4.0), radius=0.5)      # other contacts
+    assert len(read_at_once) == 2
+    assert [(c.obstacle, c.point.tolist(), c.normal.tolist(), c.fraction)
+            for c in first.contacts] == read_at_once
+    assert first.contacts is first.contacts                     # built once
+
+
+def test_move_record_holds_the_same_fields_as_one_built_by_hand():
+    world = corner()
+    m = corner_move(world)
+    c = m.contacts[0]
+    assert type(m.position) is np.ndarray and m.position.shape == (2,)
+    assert m.position.dtype == np.float64 and type(m.contacts) is tuple
+    assert type(c.obstacle) is int and type(c.fraction) is float
+    assert c.point.shape == c.normal.shape == (2,) and c.point.dtype == np.float64
+    by_hand = sidestep.Move(m.position, m.hit, m.contacts, m.stop, m.recovered)
+    assert repr(corner_move(world)) == repr(by_hand)
+    assert len(dataclasses.asdict(corner_move(world))["contacts"]) == 2
+    assert [f.name for f in dataclasses.fields(m)] == ["position", "hit", "contacts", "stop",
+                                                       "recovered"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        m.contacts = ()
+    assert m == m and dataclasses.replace(m, stop="done").contacts is m.contacts
+
+
+@pytest.mark.parametrize("clone", [copy.copy, copy.deepcopy,
+                                   lambda m: pickle.loads(pickle.dumps(m))])
+def test_copied_and_pickled_moves_carry_their_contacts(clone):
+    world = corner()
+    m = corner_move(world)
+    twin = clone(corner_move(world))           # cloned before its contacts were read
+    assert repr(twin) == repr(m) and len(twin.contacts) == 2
+    assert "_rows" not in vars(twin)
+
+
 # ------------------------------------------------------------------ push
 def test_push_reproduces_the_radial_formula_for_one_tree():
     world = sidestep.World2D()
@@ -443,5 +500,6 @@ def test_move_takes_positions_in_any_numeric_form():
     for position, displacement in [((0.0, 0.0), (2.0, 0.5)), ([0, 0], [2, 0.5]),
                                    (np.zeros(2), np.array([2.0, 0.5])),
                                    (np.zeros(2, np.float32), np.array([2.0, 0.5], np.float32)),
-                                   (np.zeros((2, 2))[:, 0], pairs[:, 1])]:
+                                   (np.zeros((2, 2))[:, 0], pairs[:, 1]),
+                                   (np.zeros(2, ">f8"), [2.0, 0.5])]:
         assert np.array_equal(world.move(position, displacement, 0.25).position, expected)

@@ -3,7 +3,7 @@
 ``World2D.move`` answers with a full :class:`~sidestep.Move` record; a game
 loop that calls it sixty times a second for each character mostly wants the
 new position. ``Agent.step`` runs the same kernel with the agent's own scratch
-buffers and returns two floats, about six times cheaper per call (0.5 against 3 us).
+buffers and returns two floats, three to four times cheaper per call.
 """
 import numpy as np
 

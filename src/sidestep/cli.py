@@ -167,6 +167,11 @@ def _parser():
                     "--mode. Agents come from --start/--to (one agent), --scen (scenario "
                     "rows), --agents N (random walkers, from the level's spawns or random "
                     "free points), or else the level's own scenarios (or 10 random walkers). "
+                    "Scenario agents follow paths: grid A* (8-connected, octile costs, no corner "
+                    "cutting) on a Moving AI .map, A* and the funnel on a Polyanya .mesh; each "
+                    "reports its length walked against the path's and the file's optimal "
+                    "length, and where it got stuck on a path the navigation data calls free "
+                    "(--straight: head straight at the goals instead). "
                     "Prints a table per agent (or JSON), and draws the paths (-o) and an "
                     "animation (--gif). 'contacts' counts frames in which an obstacle changed "
                     "an agent's move; 'stuck' frames in which it moved under 10% of its step.")
@@ -175,7 +180,9 @@ def _parser():
                       help="one agent's start (write --start=-2,3 when X is negative)")
     walk.add_argument("--to", type=_point, metavar="X,Y", help="that agent's goal")
     walk.add_argument("--scen", metavar="FILE",
-                      help="a Moving AI .scen file of start/goal rows for a .map level")
+                      help="a Moving AI .scen file of start/goal rows for a .map or .mesh level")
+    walk.add_argument("--straight", action="store_true",
+                      help="scenario agents head straight at their goals (no path-finding)")
     walk.add_argument("--agents", type=_count, metavar="N",
                       help="random walkers; with --scen, how many scenario rows to walk "
                            f"(default: up to {SCENARIO_AGENTS}, spread over the file)")
@@ -260,7 +267,7 @@ def _run_render(args):
 
 
 def _agents(args, level):
-    """Starts and goals (or None) of the agents ``walk`` was asked for."""
+    """Starts, goals (or None) and, for scenario rows, optimal lengths (or None) of the agents."""
     import numpy as np
 
     from .commands.walk import free_starts
@@ -270,7 +277,7 @@ def _agents(args, level):
     if args.start is not None:
         if args.scen or args.agents:
             raise ValueError("--start/--to walk one agent: leave out --scen and --agents")
-        return np.array([args.start]), np.array([args.to])
+        return np.array([args.start]), np.array([args.to]), None
     scenarios = level.scenarios
     if args.scen is not None:
         if scenarios is None or not len(scenarios.starts):
@@ -278,10 +285,13 @@ def _agents(args, level):
     elif args.agents is not None or scenarios is None or not len(scenarios.starts):
         rng = np.random.default_rng(args.seed)
         count = args.agents or WANDERERS
-        return free_starts(level.world, count, args.radius, rng, level.spawns), None
+        return free_starts(level.world, count, args.radius, rng, level.spawns), None, None
     count = min(args.agents or SCENARIO_AGENTS, len(scenarios.starts))
     rows = np.unique(np.linspace(0, len(scenarios.starts) - 1, count).round().astype(int))
-    return scenarios.starts[rows], scenarios.goals[rows]
+    # Scenario agents carry their file's optimal lengths (NaN when it gives none).
+    given = len(scenarios.lengths) == len(scenarios.starts)
+    lengths = scenarios.lengths[rows] if given else np.full(len(rows), np.nan)
+    return scenarios.starts[rows], scenarios.goals[rows], lengths
 
 
 def _run_walk(args):
@@ -299,27 +309,49 @@ def _run_walk(args):
     except TypeError as exc:
         if args.scen:
             raise ValueError(f"--scen needs a level whose reader takes scenarios (a Moving AI "
-                             f".map): {exc}") from None
+                             f".map or a .mesh): {exc}") from None
         raise
     if arguments3d.is_3d(level):
         return arguments3d.run_walk(args, level, _progress, _wrote)
-    starts, goals = _agents(args, level)
+    starts, goals, lengths = _agents(args, level)
+    navigator = None
+    if lengths is not None and not args.straight:
+        from .paths import navigator as find_navigator
+        navigator = find_navigator(level)
+        if navigator is None:
+            print(f"walk: {level.name or args.level} has no navigation data (a grid or a "
+                  "navmesh): scenario agents head straight at their goals", file=sys.stderr)
+    if navigator is not None:
+        from .commands import follow
+        with _progress("paths") as bar:
+            routes = follow.find_routes(navigator, starts, goals, progress=bar)
     with _progress("walk") as bar:
-        run = walk(level.world, starts, goals=goals, steps=args.steps, speed=args.speed,
-                   radius=args.radius, mode=args.mode, seed=args.seed, progress=bar)
+        if navigator is not None:
+            run = follow.follow(level.world, navigator, starts, goals, optimal=lengths,
+                                steps=args.steps, speed=args.speed, radius=args.radius,
+                                mode=args.mode, routes=routes, progress=bar)
+        else:
+            run = walk(level.world, starts, goals=goals, steps=args.steps, speed=args.speed,
+                       radius=args.radius, mode=args.mode, seed=args.seed, progress=bar)
+    walked = run.walk if navigator is not None else run
     y_down = _y_down(args)
     if args.out:
-        draw_walk(level, run, args.out, y_down=y_down)
+        if navigator is not None:
+            follow.draw_follow(level, run, args.out, y_down=y_down)
+        else:
+            draw_walk(level, run, args.out, y_down=y_down)
         _wrote(args.out)
     if args.gif:
         with _progress("gif") as bar:
-            animate_walk(level, run, args.gif, y_down=y_down, progress=bar)
+            animate_walk(level, walked, args.gif, y_down=y_down, progress=bar)
         _wrote(args.gif)
+    summary = run.summary()
+    if navigator is None and goals is not None:
+        summary["route"] = "straight"
     if args.json:
-        print(json.dumps({"level": level.name, "summary": run.summary(),
-                          "agents": run.agents()}))
+        print(json.dumps({"level": level.name, "summary": summary, "agents": run.agents()}))
     else:
-        print(format_table(run))
+        print(follow.format_table(run) if navigator is not None else format_table(run))
     return 0
 
 

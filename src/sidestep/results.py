@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+_new = object.__new__
+
 
 @dataclass(frozen=True)
 class Contact:
@@ -24,6 +26,40 @@ class Contact:
     part: object = None
 
 
+def contacts_from_rows(rows):
+    """Contact rows as the move kernels write them, as a tuple of :class:`Contact` records.
+
+    ``rows : (n, 6) float64``, one ``[obstacle, point x, point y, normal x,
+    normal y, fraction]`` per contact, in the order met.
+    """
+    return tuple(Contact(int(c[0]), c[1:3].copy(), c[3:5].copy(), float(c[5])) for c in rows)
+
+
+class _LazyContacts:
+    """:attr:`Move.contacts` of a record made by :func:`move_record`: built on first read.
+
+    A game loop reads the position of most moves and the contacts of few; a
+    record made by :func:`move_record` keeps the raw contact rows and turns
+    them into :class:`Contact` records the first time ``contacts`` is read (then
+    stores them: the same tuple on every read). A record made by ``Move(...)``
+    holds its contacts from the start. Not a data descriptor, so a stored
+    ``contacts`` wins over it.
+    """
+
+    def __get__(self, move, owner=None):
+        if move is None:      # on the class: the field has no default
+            raise AttributeError("contacts")
+        state = move.__dict__
+        rows = state.get("_rows")
+        if rows is None:      # another thread built them meanwhile
+            return state["contacts"]
+        # Stored before the rows go, and only if no other thread stored first:
+        # every reader gets the same tuple.
+        found = state.setdefault("contacts", contacts_from_rows(rows))
+        state.pop("_rows", None)
+        return found
+
+
 @dataclass(frozen=True)
 class Move:
     """What :meth:`World2D.move` did, and why it ended where it did."""
@@ -33,7 +69,9 @@ class Move:
     #: Whether anything stopped, turned or pushed the agent.
     hit: bool
     #: The obstacles involved, one :class:`Contact` each, in the order met.
-    contacts: tuple
+    #: (Not a default: ``dataclass`` sees none, as the descriptor refuses
+    #: reads on the class.)
+    contacts: tuple = _LazyContacts()
     #: Why the move ended: ``"done"`` (reached the target untouched), ``"slid"``
     #: (contacts turned the move and it went on along them as far as they allow),
     #: ``"blocked"`` (it came to rest against contacts with no way along them:
@@ -44,6 +82,33 @@ class Move:
     stop: str
     #: Whether the agent started overlapping and was first moved to a free spot.
     recovered: bool = False
+
+    def __getstate__(self):
+        # Copies and pickles hold the Contact records, never the raw rows.
+        self.contacts      # builds them if not yet built
+        return self.__dict__
+
+
+def move_record(position, hit, rows, stop, recovered):
+    """A :class:`Move` made without the dataclass ``__init__`` (a third of a move's cost).
+
+    ``rows`` holds the contacts as :func:`contacts_from_rows` takes them (an
+    ``(n, 6)`` array, which the record owns), or is ``()`` for none; they
+    become :class:`Contact` records when ``contacts`` is first read. The record
+    is the one ``Move(position, hit, contacts_from_rows(rows), stop,
+    recovered)`` makes.
+    """
+    move = _new(Move)
+    state = move.__dict__
+    state["position"] = position
+    state["hit"] = hit
+    if len(rows):
+        state["_rows"] = rows
+    else:
+        state["contacts"] = ()
+    state["stop"] = stop
+    state["recovered"] = recovered
+    return move
 
 
 @dataclass(frozen=True)

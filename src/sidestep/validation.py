@@ -10,6 +10,8 @@ import numpy as np
 
 from .tolerances import MAX_COORDINATE
 
+_FLOAT64 = np.dtype(np.float64)
+
 #: How a coordinate beyond :data:`~sidestep.tolerances.MAX_COORDINATE` is refused.
 _TOO_LARGE = (f"must be within +-{MAX_COORDINATE:g} (sidestep's tolerances are meant for "
               "coordinates below about 1e8)")
@@ -88,7 +90,7 @@ def xy(value, name):
     kind = type(value)
     if kind is np.ndarray:
         # A previous move's position: (2,) float64.
-        if value.shape == (2,) and value.dtype == np.float64:
+        if value.dtype is _FLOAT64 and value.shape == (2,):
             x, y = value.tolist()
             if -MAX_COORDINATE <= x <= MAX_COORDINATE and -MAX_COORDINATE <= y <= MAX_COORDINATE:
                 return x, y

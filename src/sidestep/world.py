@@ -13,8 +13,9 @@ from .kernels.polygon import first_crossing_polygon, signed_area_polygon
 from .kernels.grid import boundary_edges_grid
 from .kernels.world import (AREA_BOX, AREA_GRID, AREA_POLYGON, nearest_points,
                             overlapping_owners, raycast_points)
-from .results import Contact, Move, Nearest, RayHits
+from .results import Nearest, RayHits, contacts_from_rows, move_record
 from .storage import FAMILIES, Store
+from .tolerances import MAX_COORDINATE
 
 MODES = ("slide", "push", "block", "ghost")
 _MODE_CODES = {"slide": _moves.MODE_SLIDE, "push": _moves.MODE_PUSH,
@@ -23,6 +24,9 @@ _STOPS = {_moves.STOP_DONE: "done", _moves.STOP_SLID: "slid", _moves.STOP_BLOCKE
           _moves.STOP_MAX_ITERATIONS: "max_iterations", _moves.STOP_STUCK: "stuck",
           _moves.STOP_PUSHED: "pushed"}
 
+
+_ARRAY = np.ndarray
+_FLOAT64 = np.dtype(np.float64)
 
 #: Where a single move's radius and mode code go in its work buffer.
 _W_RADIUS = _moves.W_PARAMS
@@ -34,7 +38,7 @@ def contacts_from(work, n):
     if n == 0:
         return ()
     rows = work[_moves.W_CONTACTS:_moves.W_PARAMS].reshape(-1, _moves.CONTACT_FIELDS)
-    return tuple(Contact(int(c[0]), c[1:3].copy(), c[3:5].copy(), float(c[5])) for c in rows[:n])
+    return contacts_from_rows(rows[:n])
 
 
 class World2D:
@@ -83,6 +87,12 @@ class World2D:
         self._work = np.zeros(_moves.WORK_SIZE)
         self._work[_moves.W_PARAMS + 2:_moves.W_OUT] = (*self._tolerances(),
                                                         self._max_iterations)
+        # Views of its outcome and of its first k contact rows (k = 0..MAX_CONTACTS),
+        # made once: slicing a 2D array costs more than copying it.
+        self._out = self._work[_moves.W_OUT:_moves.W_OUT + 3]
+        self._end = self._work[_moves.W_OUT + _moves.O_X:_moves.W_OUT + _moves.O_Y + 1]
+        rows = self._work[_moves.W_CONTACTS:_moves.W_PARAMS].reshape(-1, _moves.CONTACT_FIELDS)
+        self._rows = [rows[:k] for k in range(len(rows) + 1)]
 
     # ============================================================ obstacles
     def add_circles(self, centers, radii):
@@ -372,19 +382,37 @@ class World2D:
         -------
         Move
         """
-        px, py = validation.xy(position, "position")
-        dx, dy = validation.xy(displacement, "displacement")
-        r = validation.length(radius, "radius")
-        code = _MODE_CODES[validation.choice(mode, "mode", MODES)]
+        # The common case takes a fast path: a previous move's position (a (2,)
+        # float64 array), a tuple of two floats, a float radius, a known mode.
+        if type(position) is _ARRAY and position.dtype is _FLOAT64 and position.shape == (2,):
+            px, py = position.tolist()
+            if not (-MAX_COORDINATE <= px <= MAX_COORDINATE
+                    and -MAX_COORDINATE <= py <= MAX_COORDINATE):    # NaN fails it too
+                px, py = validation.xy(position, "position")
+        else:
+            px, py = validation.xy(position, "position")
+        if type(displacement) is tuple and len(displacement) == 2:
+            dx, dy = displacement
+            if not (type(dx) is float and type(dy) is float
+                    and -MAX_COORDINATE <= dx <= MAX_COORDINATE
+                    and -MAX_COORDINATE <= dy <= MAX_COORDINATE):
+                dx, dy = validation.xy(displacement, "displacement")
+        else:
+            dx, dy = validation.xy(displacement, "displacement")
+        if type(radius) is not float or not 0.0 <= radius <= MAX_COORDINATE:
+            radius = validation.length(radius, "radius")
+        code = _MODE_CODES.get(mode) if type(mode) is str else None
+        if code is None:
+            code = _MODE_CODES[validation.choice(mode, "mode", MODES)]
         work = self._work
-        work[_W_RADIUS] = r
+        work[_W_RADIUS] = radius
         work[_W_MODE] = code
-        x, y = _moves.move_packed_direct()(self._store.pack(), work, px, py, dx, dy)
-        stop, n, recovered = work[_moves.W_OUT:_moves.W_OUT + 3].tolist()
-        n = int(n)
-        found = contacts_from(work, n)
-        return Move(np.array((x, y)), n > 0 or recovered > 0.0, found, _STOPS[int(stop)],
-                    recovered > 0.0)
+        _moves.move_packed_direct()(self._store.pack(), work, px, py, dx, dy)
+        stop, n, recovered = self._out.tolist()
+        # The contacts stay rows until read (see results.move_record).
+        return move_record(self._end.copy(), n > 0.0 or recovered > 0.0,
+                           self._rows[int(n)].copy() if n else (), _STOPS[stop],
+                           recovered > 0.0)
 
     def move_many(self, positions, displacements, radius=0.0, mode="slide"):
         """Move many agents at once, in parallel; each exactly as :meth:`move` would.

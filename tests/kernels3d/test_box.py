@@ -103,3 +103,14 @@ def test_sweep_fast_move_does_not_tunnel(speed):
     f, *_ = sweep_capsule_box(0.5, 0.5, 0.3, 0.5, 0.5, 0.3, 0, 0, -speed * 0.1, 0.1,
                               0, 0, 0, 1, 1, 0.01)
     assert f == pytest.approx(0.19 / (speed * 0.1))
+
+
+def test_separation_of_a_core_starting_a_hair_outside_a_slab():
+    # Regression (found by the 1e5-translation property): the core starts
+    # 2e-313 outside the box's x slab, so one break of the piecewise
+    # quadratic distance sits at s = 2e-313, and the distances at 0 and
+    # there round equal. Picking the best sampled break and searching only
+    # the pieces beside it then missed the minimum (at s = 0.235, 1.0914
+    # reported as 1.1180); every piece is now searched.
+    sep, *_ = separation_capsule_box(-2.22507386e-313, -0.5, 0, 1, 0.5, -0.25, 0, 0, 1, 1, 1, 2)
+    assert sep == pytest.approx(math.sqrt((0.5 - 0.5 / 2.125) ** 2 + (1 + 0.125 / 2.125) ** 2))

@@ -267,7 +267,8 @@ def test_box_query_visits_every_overlapping_primitive(case, data, max_leaf):
         assert overlapping(boxes, q) <= visited
         # Only leaves whose box overlaps are returned (no whole-tree scans).
         for first, count in leaves_box(tree, q):
-            assert overlapping(tree.boxes[tree.links[:, 1] > 0], q)
+            leaf = tree.leaf_of[tree.order[first]]
+            assert overlapping(tree.boxes[leaf:leaf + 1], q) == {0}
     # A query touching a box's corner still finds it.
     if len(boxes):
         corner = np.concatenate([boxes[0, 3:], boxes[0, 3:] + 1.0])
@@ -328,6 +329,21 @@ def test_ray_order_is_near_to_far_along_a_row_of_boxes():
     assert [t for _, _, t in leaves] == [float(x + 1) for x in range(50)]
     back, _ = walk_ray(tree, boxes, (60.0, 0.5, 0.5), (-1.0, 0.0, 0.0))
     assert [t for _, _, t in back] == [60.0 - x - 0.5 for x in range(49, -1, -1)]
+
+
+def test_ray_order_is_near_to_far_through_overlapping_boxes():
+    # Long boxes overlapping along the ray: many subtrees wait in the heap at
+    # once, so a heap that loses its order shows here.
+    rng = np.random.default_rng(5)
+    x = rng.uniform(0.0, 100.0, 300)
+    boxes = np.column_stack([x, rng.uniform(-1, 0, 300), rng.uniform(-1, 0, 300),
+                             x + rng.uniform(0, 60, 300), rng.uniform(0, 1, 300),
+                             rng.uniform(0, 1, 300)])
+    tree = build_bvh(boxes, max_leaf=1)
+    leaves, _ = walk_ray(tree, boxes, (-1.0, 0.0, 0.0), (1.0, 0.0, 0.0))
+    assert [t for _, _, t in leaves] == sorted(x + 1.0)
+    near, _ = walk_nearest(tree, boxes, (-1.0, 0.0, 0.0))
+    assert [dist for _, _, dist in near] == sorted(x + 1.0)
 
 
 def test_ray_down_onto_flat_terrain_5_km_away_enters_the_cell_below():

@@ -89,8 +89,11 @@ def test_ray_through_the_notch_of_a_concave_panel_misses():
 
 
 def test_article_same_sign_test_needs_convex_panels():
-    # The notch point: the crossing test says outside; the article's test,
-    # made for convex panels, cannot tell (why the kernels use the former).
+    # (0.5, 1.5) lies in the L's upper arm, but the reflex corner (1, 1)
+    # turns one cross product round: the article's test, made for convex
+    # panels, says outside. The crossing test the kernels use gets it right.
+    assert not inside_convex_polygon(0.5, 1.5, 0, ELL, ELL_LOOP, 0, 6, *UP)
+    assert contains_point_polygon(0.5, 1.5, 0, ELL, ELL_LOOP, 0, 6, *UP)
     assert not contains_point_polygon(1.5, 1.5, 0, ELL, ELL_LOOP, 0, 6, *UP)
     assert contains_point_polygon(0.5, 0.5, 0, ELL, ELL_LOOP, 0, 6, *UP)
 

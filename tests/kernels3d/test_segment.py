@@ -147,3 +147,13 @@ def test_sweep_stops_at_the_radius_and_nothing_earlier_is_closer(a, b, d, c, e, 
         assert sep_at(f) == pytest.approx(radius, abs=1e-9)
     for t in np.linspace(0.0, end, 300):
         assert sep_at(t) >= radius - 1e-9
+
+
+def test_sweep_of_nearly_parallel_segments_does_not_divide_by_zero():
+    # Regression (found by the explore run of the translation property, on
+    # a box edge): a core 6e-11 rad from parallel to an edge. Its interior
+    # event was solved with aa ee - bb^2, which rounds to 0 there; the
+    # cross product's squared length is the same number, computed exactly.
+    f, nx, ny, nz, *_ = sweep_capsule_segment(0, 0, 2, 1, 6.269467e-11, 2, 0, 0, -1, 1.0,
+                                              0, 0, 0.5, 1, 0, 0.5)
+    assert f == pytest.approx(0.5) and (nx, ny, nz) == pytest.approx((0, 0, 1))

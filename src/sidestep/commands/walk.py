@@ -3,8 +3,9 @@
 Every frame each agent asks for a step of ``speed`` (world units), towards
 its goal or along its own random-walk heading, and :meth:`World2D.move_many`
 moves them all at once in the chosen mode (``slide``, ``push``, ``block`` or
-``ghost``). Agents do not path-find: one heading into a dead end stays stuck,
-which is what a collision debugger should show. Per agent, :class:`Walk`
+``ghost``). Agents here do not path-find: one heading into a dead end stays
+stuck, which is what a collision debugger should show (scenario agents of
+``sidestep walk`` follow paths instead: :mod:`sidestep.commands.follow`). Per agent, :class:`Walk`
 measures
 
 - ``travelled``: the length of its path;

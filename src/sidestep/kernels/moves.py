@@ -595,8 +595,8 @@ W_CONTACTS = W_SCRATCH_INTS + SCRATCH_INTS           # (MAX_CONTACTS, 6) contact
 W_PARAMS = W_CONTACTS + MAX_CONTACTS * CONTACT_FIELDS
 P_RADIUS, P_MODE, P_SKIN, P_MARGIN, P_SLACK, P_MIN_MOTION, P_MAX_ITERATIONS = range(7)
 W_OUT = W_PARAMS + 7
-O_STOP, O_CONTACTS, O_RECOVERED = range(3)
-WORK_SIZE = W_OUT + 3
+O_STOP, O_CONTACTS, O_RECOVERED, O_X, O_Y = range(5)
+WORK_SIZE = W_OUT + 5
 
 
 @njit(cache=True)
@@ -620,6 +620,8 @@ def move_packed(blob, work, px, py, dx, dy):
     w[W_OUT + O_STOP] = stop
     w[W_OUT + O_CONTACTS] = n
     w[W_OUT + O_RECOVERED] = 1.0 if recovered else 0.0
+    w[W_OUT + O_X] = x
+    w[W_OUT + O_Y] = y
     return x, y
 
 

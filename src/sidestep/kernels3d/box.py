@@ -9,8 +9,8 @@ import math
 
 from numba import njit
 
-from .segment import _closest_points_segments, _sweep_capsule_segment_outside
-from .vector import axpy, norm, scale, sub, vec
+from .segment import _sweep_capsule_segment_outside
+from .vector import axpy, cyclic, norm, normalize, sub, vec
 
 
 @njit(cache=True)
@@ -57,9 +57,8 @@ def _depth(p, lo, hi):
 
 @njit(cache=True)
 def _face_normal(face):
-    i = face // 2
-    s = 1.0 if face % 2 == 1 else -1.0
-    return (s if i == 0 else 0.0, s if i == 1 else 0.0, s if i == 2 else 0.0)
+    # Outward unit normal of face 2 i (lower, -axis i) or 2 i + 1 (upper).
+    return cyclic(face // 2, 1.0 if face % 2 == 1 else -1.0, 0.0, 0.0)
 
 
 @njit(cache=True)
@@ -71,15 +70,34 @@ def _edge(lo, hi, k):
     l = (i + 2) % 3
     cj = hi[j] if k & 1 else lo[j]
     cl = hi[l] if k & 2 else lo[l]
-    c = [0.0, 0.0, 0.0]
-    e = [0.0, 0.0, 0.0]
-    c[i] = lo[i]
-    e[i] = hi[i]
-    c[j] = cj
-    e[j] = cj
-    c[l] = cl
-    e[l] = cl
-    return (c[0], c[1], c[2]), (e[0], e[1], e[2])
+    return cyclic(i, lo[i], cj, cl), cyclic(i, hi[i], cj, cl)
+
+
+@njit(cache=True, inline="always")
+def _clamp_box(p, lo, hi):
+    # The point of the box nearest p: each coordinate clamped to its slab.
+    return (min(max(p[0], lo[0]), hi[0]), min(max(p[1], lo[1]), hi[1]),
+            min(max(p[2], lo[2]), hi[2]))
+
+
+@njit(cache=True, inline="always")
+def _outside_distance(a, e, s, lo, hi):
+    # Distance from the core point a + s e to the box (0 inside it).
+    p = axpy(a, s, e)
+    return norm(sub(p, _clamp_box(p, lo, hi)))
+
+
+@njit(cache=True)
+def _gap_boxes(a, b, grow, c, e, d=(0.0, 0.0, 0.0)):
+    # Distance between the bounding box of ab (swept by d, grown by grow)
+    # and the bounding box of ce: a lower bound on their points' distance.
+    total = 0.0
+    for i in range(3):
+        low = min(a[i], b[i]) + min(d[i], 0.0) - grow
+        high = max(a[i], b[i]) + max(d[i], 0.0) + grow
+        g = max(min(c[i], e[i]) - high, low - max(c[i], e[i]), 0.0)
+        total += g * g
+    return math.sqrt(total)
 
 
 @njit(cache=True)
@@ -118,27 +136,60 @@ def _separation_segment_box(a, b, lo, hi):
         depth, face = _depth(x, lo, hi)
         n = _face_normal(face)
         return depth, n, axpy(x, -depth, n)
-    # 2. Outside: the closest pair has an end of the core against the box
-    #    (a clamp) or the core against an edge; the core's interior over a
-    #    face's interior runs parallel to it and slides to one of those.
-    best = math.inf
-    bx = a
-    by = a
-    for p in (a, b):
-        q = (min(max(p[0], lo[0]), hi[0]), min(max(p[1], lo[1]), hi[1]),
-             min(max(p[2], lo[2]), hi[2]))
-        dist = norm(sub(p, q))
-        if dist < best:
-            best, bx, by = dist, p, q
-    for k in range(12):
-        c, f = _edge(lo, hi, k)
-        _, _, x, y = _closest_points_segments(a, b, c, f)
-        dist = norm(sub(x, y))
-        if dist < best:
-            best, bx, by = dist, x, y
-    # A clamp leaves the coordinates it did not change exactly equal, so
-    # over a face the normal is exactly the face's axis.
-    return best, scale(sub(bx, by), 1.0 / best), by
+    # 2. Outside: the squared distance from the core point a + s e to the
+    #    box, sum over axes of (how far p_i(s) is beyond its slab)^2, is
+    #    piecewise quadratic in s, with breaks where p_i(s) meets a slab
+    #    face. On each piece between breaks (and the ends 0, 1) the axes
+    #    beyond their slabs are fixed, and the least value is the piece's
+    #    stationary point clamped to it. Every piece is tried (no reliance
+    #    on sampled values, which rounding can tie on a tiny piece).
+    best_s = 0.0
+    best = _outside_distance(a, e, 0.0, lo, hi)
+    for k in range(7):
+        # Piece k starts at break k (k < 6) or at 0 (k == 6) and runs to
+        # the next break after it, or to 1.
+        if k < 6:
+            i = k // 2
+            if e[i] == 0.0:
+                continue
+            l = ((hi[i] if k % 2 else lo[i]) - a[i]) / e[i]
+            if not 0.0 < l < 1.0:
+                continue
+        else:
+            l = 0.0
+        r = 1.0
+        for j in range(6):
+            w = j // 2
+            if e[w] != 0.0:
+                t = ((hi[w] if j % 2 else lo[w]) - a[w]) / e[w]
+                if l < t < r:
+                    r = t
+        # The axes beyond their slab on this piece (read at its middle) and
+        # the quadratic sum over them of (a_i - face_i + s e_i)^2.
+        m = axpy(a, 0.5 * (l + r), e)
+        num = 0.0
+        den = 0.0
+        for i in range(3):
+            if m[i] < lo[i]:
+                num += (a[i] - lo[i]) * e[i]
+                den += e[i] * e[i]
+            elif m[i] > hi[i]:
+                num += (a[i] - hi[i]) * e[i]
+                den += e[i] * e[i]
+        t = min(max(-num / den, l), r) if den > 0.0 else l
+        for candidate in (t, r):
+            dist = _outside_distance(a, e, candidate, lo, hi)
+            if dist < best:
+                best, best_s = dist, candidate
+    bx = axpy(a, best_s, e)
+    by = _clamp_box(bx, lo, hi)
+    n, length = normalize(sub(bx, by))
+    if length == 0.0:
+        # Outside by the clip, touching by the distance (rounding at a face):
+        # the face nearest the end of the core that touches.
+        _, face = _depth(bx, lo, hi)
+        n = _face_normal(face)
+    return best, n, by
 
 
 @njit(cache=True)
@@ -152,6 +203,15 @@ def separation_capsule_box(ax, ay, az, bx, by, bz, minx, miny, minz, maxx, maxy,
     deepest point, the outward normal of the face nearest that point (the
     face of least penetration; ties to the lower face of x, then upper
     x, lower y, ...) and ``q`` that point's foot on that face.
+
+    Examples
+    --------
+    An upright capsule core above the unit box, then one reaching into it:
+
+    >>> separation_capsule_box(0.5, 0.5, 3, 0.5, 0.5, 4, 0, 0, 0, 1, 1, 1)
+    (2.0, 0.0, 0.0, 1.0, 0.5, 0.5, 1.0)
+    >>> separation_capsule_box(0.5, 0.5, 0.75, 0.5, 0.5, 4, 0, 0, 0, 1, 1, 1)[:4]
+    (-0.25, 0.0, 0.0, 1.0)
     """
     sep, n, q = _separation_segment_box(vec(ax, ay, az), vec(bx, by, bz),
                                         vec(minx, miny, minz), vec(maxx, maxy, maxz))
@@ -248,6 +308,9 @@ def _sweep_capsule_box(a, b, d, radius, lo, hi):
     # 3. Edges (and through them the corners), each as a segment.
     for k in range(12):
         c, e = _edge(lo, hi, k)
+        # Skip an edge the agent's swept bounding box (grown by the radius) misses.
+        if _gap_boxes(a, b, radius, c, e, d) > 0.0:
+            continue
         fraction, m, t = _sweep_capsule_segment_outside(a, b, d, radius, c, e)
         if fraction < best:
             best, bn, bq = fraction, m, axpy(c, t, sub(e, c))

@@ -25,7 +25,7 @@ import math
 
 from numba import njit
 
-from .vector import axpy, dot, norm, sub, vec
+from .vector import axpy, cyclic, dot, norm, sub, vec
 
 #: Golden-section ratio (3 - sqrt 5) / 2: the bracket shrinks by 0.618 a step.
 _GOLDEN = 0.3819660112501051
@@ -66,33 +66,22 @@ def _separation_point_cylinder(p, c, axis, radius, height):
         dz = lo - z
         zs = -1.0
         zc = lo
-    n = [0.0, 0.0, 0.0]
-    q = [0.0, 0.0, 0.0]
     if dr > 0.0 and dz > 0.0:
         # Beyond the rim: the distance to the rim circle.
-        sep = math.sqrt(dr * dr + dz * dz)
-        n[i] = ex * dr / sep
-        n[j] = ey * dr / sep
-        n[axis] = zs * dz / sep
-        q[i] = c[i] + radius * ex
-        q[j] = c[j] + radius * ey
-        q[axis] = zc
+        sep = math.hypot(dr, dz)          # > 0: no underflow of dr^2 + dz^2
+        n = cyclic(axis, zs * dz / sep, ex * dr / sep, ey * dr / sep)
+        q = cyclic(axis, zc, c[i] + radius * ex, c[j] + radius * ey)
     elif dr > 0.0 or (dz <= 0.0 and dr >= dz):
         # Beside the side (or inside, nearer the side than a cap).
         sep = dr
-        n[i] = ex
-        n[j] = ey
-        q[i] = c[i] + radius * ex
-        q[j] = c[j] + radius * ey
-        q[axis] = z
+        n = cyclic(axis, 0.0, ex, ey)
+        q = cyclic(axis, z, c[i] + radius * ex, c[j] + radius * ey)
     else:
         # Over a cap (or inside, nearer that cap).
         sep = dz
-        n[axis] = zs
-        q[i] = p[i]
-        q[j] = p[j]
-        q[axis] = zc
-    return sep, (n[0], n[1], n[2]), (q[0], q[1], q[2])
+        n = cyclic(axis, zs, 0.0, 0.0)
+        q = cyclic(axis, zc, p[i], p[j])
+    return sep, n, q
 
 
 @njit(cache=True)
@@ -188,7 +177,7 @@ def ray_cylinder(ox, oy, oz, ux, uy, uz, max_distance, cx, cy, cz, axis, cylinde
     lo = c[axis]
     hi = c[axis] + height
     best = math.inf
-    m = [0.0, 0.0, 0.0]
+    m = (0.0, 0.0, 0.0)
     # 1. The side: |r0 + distance w|^2 = R^2 in the cross-section (the
     #    stable form of sphere.ray_sphere's root, in two coordinates).
     rx = o[i] - c[i]
@@ -210,9 +199,7 @@ def ray_cylinder(ox, oy, oz, ux, uy, uz, max_distance, cx, cy, cz, axis, cylinde
                 px = rx + distance * wx
                 py = ry + distance * wy
                 pp = math.sqrt(px * px + py * py)
-                m[i] = px / pp
-                m[j] = py / pp
-                m[axis] = 0.0
+                m = cyclic(axis, 0.0, px / pp, py / pp)
     # 2. The caps: the plane of the cap faced, reached within the radius.
     for upper in (True, False):
         level = hi if upper else lo
@@ -224,9 +211,7 @@ def ray_cylinder(ox, oy, oz, ux, uy, uz, max_distance, cx, cy, cz, axis, cylinde
                 py = ry + distance * wy
                 if px * px + py * py <= cylinder_radius * cylinder_radius:
                     best = distance
-                    m[i] = 0.0
-                    m[j] = 0.0
-                    m[axis] = s
+                    m = cyclic(axis, s, 0.0, 0.0)
     if best == math.inf:
         return math.inf, 0.0, 0.0, 0.0
     return best, m[0], m[1], m[2]

@@ -35,7 +35,7 @@ from numba import njit
 from ..kernels.polygon import first_crossing_polygon
 from .segment import (_closest_point_segment, _closest_points_segments, _edge_normal,
                       _sweep_capsule_segment_outside)
-from .vector import axpy, dot, neg, norm, scale, sub, vec
+from .vector import axpy, dot, neg, norm, same, scale, sub, vec
 
 #: Every edge active: the ``edge_flags`` of a lone panel.
 ALL_EDGES = -1
@@ -233,6 +233,20 @@ def ray_polygon(ox, oy, oz, ux, uy, uz, max_distance, vertices, loop, first, cou
     article's behind-the-viewer culling), beyond ``max_distance``, outside
     the outline, or, for a ``front_only`` panel, on its back face. An
     origin on the plane hits at distance 0.
+
+    Examples
+    --------
+    A unit square in z = 0, counter-clockwise seen from above (its front):
+
+    >>> import numpy as np
+    >>> square = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], float)
+    >>> loop = np.arange(4)
+    >>> ray_polygon(0.5, 0.5, 2, 0, 0, -1, 10, square, loop, 0, 4, 0, 0, 1, True)
+    (2.0, 0.0, 0.0, 1.0)
+    >>> ray_polygon(0.5, 0.5, -2, 0, 0, 1, 10, square, loop, 0, 4, 0, 0, 1, True)[0]  # back face
+    inf
+    >>> ray_polygon(-1, 0.5, 0, 1, 0, 0, 10, square, loop, 0, 4, 0, 0, 1, False)[0]  # parallel
+    inf
     """
     distance, m = _ray_polygon(vec(ox, oy, oz), vec(ux, uy, uz), max_distance, vertices,
                                loop, first, count, vec(nx, ny, nz), front_only)
@@ -282,6 +296,8 @@ def _segment_polygon(a, b, vertices, loop, first, count, n):
     db, yb, eb, tb = _point_polygon(b, vertices, loop, first, count, n)
     if db < best:
         best, x, y, edge, t = db, b, yb, eb, tb
+    if same(a, b):
+        return best, x, y, edge, t
     for i in range(count):
         c = _vertex(vertices, loop, first, i)
         e = _vertex(vertices, loop, first, (i + 1) % count)
@@ -367,7 +383,26 @@ def _sweep_capsule_polygon(a, b, d, radius, vertices, loop, first, count, n, edg
     # 1. A front-only panel stops only motion into its front face.
     if front_only and not hd < 0.0:
         return miss
-    # 2. Starting within reach: hit at 0 moving in, miss moving out.
+    # 2. A cheap reject: the heights of the core's ends over the plane are
+    #    linear in the fraction, and the core lies between them, so a core
+    #    beyond radius on one side at both ends of the motion stays beyond.
+    v0 = _vertex(vertices, loop, first, 0)
+    ha = dot(sub(a, v0), n)
+    hb = dot(sub(b, v0), n)
+    if min(ha, hb, ha + hd, hb + hd) > radius or max(ha, hb, ha + hd, hb + hd) < -radius:
+        return miss
+    #    And the panel's bounding box against the one the agent sweeps.
+    for i in range(3):
+        low = math.inf
+        high = -math.inf
+        for k in range(count):
+            v = vertices[loop[first + k], i]
+            low = min(low, v)
+            high = max(high, v)
+        if min(a[i], b[i]) + min(d[i], 0.0) - radius > high or \
+                max(a[i], b[i]) + max(d[i], 0.0) + radius < low:
+            return miss
+    # 3. Starting within reach: hit at 0 moving in, miss moving out.
     dist, x, y, edge, t = _segment_polygon(a, b, vertices, loop, first, count, n)
     if dist <= radius:
         m, geometric = _feature_normal(x, y, dist, edge, t, a, b, vertices, loop, first,
@@ -382,8 +417,7 @@ def _sweep_capsule_polygon(a, b, d, radius, vertices, loop, first, count, n, edg
     best = math.inf
     bn = (0.0, 0.0, 0.0)
     bq = (0.0, 0.0, 0.0)
-    v0 = _vertex(vertices, loop, first, 0)
-    # 3. The face: an end of the core reaches height +-radius over the plane,
+    # 4. The face: an end of the core reaches height +-radius over the plane,
     #    h(fraction) = h0 + fraction hd, with its foot inside the outline.
     for p in (a, b):
         h0 = dot(sub(p, v0), n)
@@ -398,7 +432,7 @@ def _sweep_capsule_polygon(a, b, d, radius, vertices, loop, first, count, n, edg
                 foot = axpy(axpy(p, fraction, d), -side * radius, n)
                 if _contains(foot, vertices, loop, first, count, n):
                     best, bn, bq = fraction, scale(n, side), foot
-    # 4. The outline: each edge as a segment (its ends are the vertices).
+    # 5. The outline: each edge as a segment (its ends are the vertices).
     for i in range(count):
         c = _vertex(vertices, loop, first, i)
         e = _vertex(vertices, loop, first, (i + 1) % count)
@@ -417,6 +451,10 @@ def _sweep_capsule_polygon(a, b, d, radius, vertices, loop, first, count, n, edg
                     not _edge_active(edge_flags, (i + 1) % count)
             if smooth and up != 0.0:
                 m = scale(n, 1.0 if up > 0.0 else -1.0)
+                # Reached gliding along the face (as over the seam of two
+                # coplanar triangles): nothing stops the motion there.
+                if not dot(d, m) < 0.0:
+                    continue
             best, bn, bq = fraction, m, axpy(c, t, sub(e, c))
     if best > 1.0:
         return miss

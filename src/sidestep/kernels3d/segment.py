@@ -19,7 +19,8 @@ import math
 
 from numba import njit
 
-from .vector import any_perpendicular, axpy, cross, dot, neg, norm, same, scale, sub, vec
+from .vector import (any_perpendicular, axpy, cross, dot, neg, norm, normalize, same, scale, sub,
+                     vec)
 
 
 @njit(cache=True, inline="always")
@@ -113,9 +114,9 @@ def _edge_normal(x, c, e, t):
         w = axpy(w, -dot(w, u) / uu, u)
     elif t >= 1.0:
         w = sub(x, e)
-    length = norm(w)
+    n, length = normalize(w)
     if length > 0.0:
-        return scale(w, 1.0 / length), length
+        return n, length
     return any_perpendicular(u), 0.0
 
 
@@ -127,10 +128,9 @@ def _separation_segment_segment(a, b, c, e):
     dist = norm(sub(x, y))
     if dist == 0.0:
         # Crossing or touching: the common perpendicular, else one of ce's.
-        m = cross(sub(b, a), sub(e, c))
-        mm = norm(m)
+        m, mm = normalize(cross(sub(b, a), sub(e, c)))
         if mm > 0.0:
-            n = scale(m, 1.0 / mm)
+            n = m
     return dist, n, y, t
 
 
@@ -162,8 +162,9 @@ def _ray_sphere(o, u, max_distance, c, radius):
     cc = dot(m, m) - radius * radius
     if cc <= 0.0:
         if b < 0.0:
-            mm = norm(m)
-            n = scale(m, 1.0 / mm) if mm > 0.0 else any_perpendicular(u)
+            n, mm = normalize(m)
+            if mm == 0.0:
+                n = any_perpendicular(u)
             return 0.0, n
         return math.inf, (0.0, 0.0, 0.0)
     if b >= 0.0:
@@ -180,8 +181,9 @@ def _ray_sphere(o, u, max_distance, c, radius):
     if distance > max_distance:
         return math.inf, (0.0, 0.0, 0.0)
     w = axpy(m, distance, u)
-    ww = norm(w)
-    n = scale(w, 1.0 / ww) if ww > 0.0 else neg(u)
+    n, ww = normalize(w)
+    if ww == 0.0:
+        n = neg(u)
     return distance, n
 
 
@@ -202,8 +204,7 @@ def _ray_capsule_outside(o, u, max_distance, a, b, radius):
             best, n, t_best = db, nb, 1.0
         # Side: solve |m_perp + distance u_perp|^2 = radius^2, the parts of
         # m = o - a and u across the axis.
-        length = math.sqrt(ll)
-        w = scale(e, 1.0 / length)
+        w, length = normalize(e)
         m = sub(o, a)
         mp = axpy(m, -dot(m, w), w)
         up = axpy(u, -dot(u, w), w)
@@ -218,11 +219,10 @@ def _ray_capsule_outside(o, u, max_distance, a, b, radius):
                 if distance < best and distance <= max_distance:
                     along = dot(axpy(m, distance, u), w)
                     if 0.0 <= along <= length:
-                        side = axpy(mp, distance, up)
-                        ss = norm(side)
+                        side, ss = normalize(axpy(mp, distance, up))
                         if ss > 0.0:
                             best = distance
-                            n = scale(side, 1.0 / ss)
+                            n = side
                             t_best = along / length
     return best, n, t_best
 
@@ -262,11 +262,9 @@ def _sweep_edges_interior(a, b, d, radius, c, e):
     # Returns (fraction, normal, t on ce).
     d1 = sub(b, a)
     d2 = sub(e, c)
-    m = cross(d1, d2)
-    mm = norm(m)
+    m, mm = normalize(cross(d1, d2))
     if not mm > 1e-12 * norm(d1) * norm(d2):
         return math.inf, (0.0, 0.0, 0.0), 0.0
-    m = scale(m, 1.0 / mm)
     h0 = dot(sub(a, c), m)
     hd = dot(d, m)
     if h0 >= radius and hd < 0.0:
@@ -285,7 +283,10 @@ def _sweep_edges_interior(a, b, d, radius, c, e):
     ee = dot(d2, d2)
     cc = dot(d1, r)
     ff = dot(d2, r)
-    denom = aa * ee - bb * bb
+    # aa ee - bb^2 = |d1 x d2|^2 (Lagrange's identity), taken from the cross
+    # product: for segments 1e-10 rad from parallel the difference form
+    # rounds to 0.
+    denom = mm * mm
     s = (bb * ff - cc * ee) / denom
     t = (aa * ff - bb * cc) / denom
     if 0.0 <= s <= 1.0 and 0.0 <= t <= 1.0:

@@ -9,7 +9,7 @@ import math
 from numba import njit
 
 from .segment import _closest_point_segment, _ray_capsule_outside, _ray_sphere
-from .vector import any_perpendicular, axpy, dot, neg, norm, scale, sub, vec
+from .vector import any_perpendicular, axpy, neg, norm, normalize, scale, sub, vec
 
 
 @njit(cache=True)
@@ -27,9 +27,9 @@ def separation_capsule_sphere(ax, ay, az, bx, by, bz, cx, cy, cz, sphere_radius)
     b = vec(bx, by, bz)
     c = vec(cx, cy, cz)
     _, x = _closest_point_segment(c, a, b)
-    w = sub(x, c)
-    dist = norm(w)
-    n = scale(w, 1.0 / dist) if dist > 0.0 else any_perpendicular(sub(b, a))
+    n, dist = normalize(sub(x, c))
+    if dist == 0.0:
+        n = any_perpendicular(sub(b, a))
     q = axpy(c, sphere_radius, n)
     return dist - sphere_radius, n[0], n[1], n[2], q[0], q[1], q[2]
 
@@ -60,6 +60,18 @@ def sweep_capsule_sphere(ax, ay, az, bx, by, bz, dx, dy, dz, radius, cx, cy, cz,
     moving by ``-d``, against the capsule ``ab`` of radius ``R + r``
     (a cylinder and two balls, closed-form roots). A start touching or
     overlapping hits at 0 moving inwards and misses moving out.
+
+    Examples
+    --------
+    A ball of radius 0.5 dropped 10 onto a unit sphere 5 below it; the
+    same ball moving past it; and not moving at all:
+
+    >>> sweep_capsule_sphere(0, 0, 5, 0, 0, 5, 0, 0, -10, 0.5, 0, 0, 0, 1.0)[:4]
+    (0.35, -0.0, -0.0, 1.0)
+    >>> sweep_capsule_sphere(0, 3, 5, 0, 3, 5, 0, 0, -10, 0.5, 0, 0, 0, 1.0)[0]
+    inf
+    >>> sweep_capsule_sphere(0, 0, 5, 0, 0, 5, 0, 0, 0, 0.5, 0, 0, 0, 1.0)[0]
+    inf
     """
     a = vec(ax, ay, az)
     b = vec(bx, by, bz)

@@ -65,6 +65,21 @@ def neg(a):
 
 
 @njit(cache=True)
+def normalize(a):
+    """``(a / |a|, |a|)``; ``((0, 0, 0), 0)`` for the zero vector.
+
+    Scaled by its largest coordinate first, so vectors whose squared length
+    underflows (below about 1e-154) or overflows still give a unit vector.
+    """
+    s = max(abs(a[0]), abs(a[1]), abs(a[2]))
+    if s == 0.0:
+        return (0.0, 0.0, 0.0), 0.0
+    b = (a[0] / s, a[1] / s, a[2] / s)
+    length = math.sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2])
+    return (b[0] / length, b[1] / length, b[2] / length), s * length
+
+
+@njit(cache=True)
 def any_perpendicular(a):
     """A unit vector perpendicular to ``a``; ``(1, 0, 0)`` when ``a`` is zero.
 
@@ -73,21 +88,36 @@ def any_perpendicular(a):
     normal a kernel reports is defined even where the geometry leaves it open
     (a sphere centred on the agent's core).
     """
-    ax = abs(a[0])
-    ay = abs(a[1])
-    az = abs(a[2])
-    if ax == 0.0 and ay == 0.0 and az == 0.0:
+    u, length = normalize(a)
+    if length == 0.0:
         return (1.0, 0.0, 0.0)
+    ax = abs(u[0])
+    ay = abs(u[1])
+    az = abs(u[2])
     if ax <= ay and ax <= az:
-        c = cross(a, (1.0, 0.0, 0.0))
+        c = cross(u, (1.0, 0.0, 0.0))
     elif ay <= az:
-        c = cross(a, (0.0, 1.0, 0.0))
+        c = cross(u, (0.0, 1.0, 0.0))
     else:
-        c = cross(a, (0.0, 0.0, 1.0))
-    return scale(c, 1.0 / norm(c))
+        c = cross(u, (0.0, 0.0, 1.0))
+    return normalize(c)[0]
 
 
 @njit(cache=True, inline="always")
 def same(a, b):
     """Whether ``a`` and ``b`` are the same point, coordinate for coordinate."""
     return a[0] == b[0] and a[1] == b[1] and a[2] == b[2]
+
+
+@njit(cache=True, inline="always")
+def cyclic(i, x, y, z):
+    """The vector with ``x`` on axis ``i`` and ``y``, ``z`` on axes ``i + 1``, ``i + 2`` (mod 3).
+
+    How kernels written in an axis-aligned frame (a box's faces, a
+    cylinder's axis) return their answers without building a list.
+    """
+    if i == 0:
+        return (x, y, z)
+    if i == 1:
+        return (z, x, y)
+    return (y, z, x)
