@@ -8,14 +8,15 @@
 ('slid', True)
 """
 from .agent import Agent
+from .kernel_cache import warmup
 from .level import Level, LevelError, Scenarios
 from .results import Contact, Move, Nearest, RayHits
 from .world import MODES, World2D
 from .world3d import World3D
 
 __version__ = "0.1.0"
-__all__ = ["World2D", "World3D", "Agent", "Move", "Contact", "Nearest", "RayHits", "MODES", "load", "save",
-           "Level", "LevelError", "Scenarios", "__version__"]
+__all__ = ["World2D", "World3D", "Agent", "Move", "Contact", "Nearest", "RayHits", "MODES",
+           "load", "save", "Level", "LevelError", "Scenarios", "warmup", "__version__"]
 
 
 def load(path, **options):

@@ -1,8 +1,11 @@
-"""The ``sidestep`` command (also ``python -m sidestep``): demo, render, walk and check.
+"""The ``sidestep`` command (also ``python -m sidestep``): demo, render, walk, check, warmup.
 
 ``sidestep demo`` walks the articles' house in every mode; ``render`` draws a
 level, ``walk`` walks agents through it, ``check`` lists what a level
-designer should fix (exit status 1 when it finds anything). Levels are read
+designer should fix (exit status 1 when it finds anything); ``warmup``
+compiles every kernel into Numba's cache ahead of time. A command whose
+kernels are not cached yet first compiles them, on all cores, with a
+one-line notice on stderr (:mod:`sidestep.kernel_cache`). Levels are read
 with :func:`sidestep.io.load`. Bad input (a missing file, a malformed level,
 a bad number) ends the command with status 2 and one line on stderr, never a
 traceback. Long runs draw a progress bar on stderr when it is a terminal.
@@ -124,7 +127,7 @@ def _orientation_arguments(command):
 
 
 def _parser():
-    """The command line: ``sidestep demo|render|walk|check ...``."""
+    """The command line: ``sidestep demo|render|walk|check|warmup ...``."""
     parser = _Parser(prog="sidestep", description="Collision detection and collide-and-slide "
                      "for game characters and cameras.")
     parser.add_argument("--version", action="version", version=f"sidestep {__version__}")
@@ -219,6 +222,16 @@ def _parser():
     check.add_argument("-o", "--out", metavar="FILE",
                        help="also draw the level with every finding marked")
     _orientation_arguments(check)
+    warmup = commands.add_parser(
+        "warmup", help="compile every kernel into Numba's cache ahead of time",
+        description="Compile every kernel the API and the commands use, on all cores, into "
+                    "Numba's cache (NUMBA_CACHE_DIR if set, else __pycache__ beside "
+                    "sidestep's sources), so that later runs start at once. Run it once where "
+                    "sidestep is installed, as the user and with the environment the program "
+                    "will have.")
+    warmup.add_argument("--processes", type=_count, default=None, metavar="N",
+                        help="worker processes at most (default: one per core)")
+
     return parser
 
 
@@ -231,7 +244,10 @@ def _load(args, **extra):
     if args.map is not None:
         options["map"] = args.map
     options.update(extra)
-    return io.load(args.level, **options)
+    level = io.load(args.level, **options)
+    if not arguments3d.is_3d(level):     # the warm-up list holds the 2D kernels
+        _compile_ahead(args)
+    return level
 
 
 def _y_down(args):
@@ -251,6 +267,7 @@ def _progress(label):
 def _run_demo(args):
     if args.three_d:
         return arguments3d.run_demo(args)
+    _compile_ahead(args)
     run_demo(out=args.out, radius=args.radius)
     return 0
 
@@ -391,6 +408,34 @@ def _run_check(args):
     return 0 if report.ok else 1
 
 
+def _run_warmup(args, notice):
+    import numba
+
+    from .kernel_cache import warmup
+
+    done = warmup(processes=args.processes, on_start=notice.parallel)
+    where = numba.config.CACHE_DIR or str(Path(__file__).parent / "kernels" / "__pycache__")
+    workers = f" by {done.processes} processes" if done.processes else ""
+    print(f"compiled {len(done.compiled)} kernels{workers} in {done.seconds:.1f} s, "
+          f"{len(done.cached)} were cached; cache: {where}")
+    return 0
+
+
+def _compile_ahead(args):
+    """Compile the kernels ``args.command`` calls that are not cached yet, on all cores.
+
+    Called once the input is known to be good (a level read), so that bad
+    input is refused at once, not after a minute of compiling.
+    """
+    import importlib.util
+
+    from .kernel_cache import COMMANDS, warmup
+
+    if args.command == "demo" and importlib.util.find_spec("matplotlib") is None:
+        return   # the demo stops at once with its message; compile nothing first
+    warmup(COMMANDS[args.command], on_start=args.compile_notice.parallel)
+
+
 _COMMANDS = {"demo": _run_demo, "render": _run_render, "walk": _run_walk, "check": _run_check}
 
 
@@ -421,8 +466,11 @@ def main(argv=None):
     from .commands.compile_notice import CompileNotice
 
     try:
-        with CompileNotice():
-            status = _COMMANDS[args.command](args)
+        with CompileNotice() as args.compile_notice:
+            if args.command == "warmup":
+                status = _run_warmup(args, args.compile_notice)
+            else:
+                status = _COMMANDS[args.command](args)
             sys.stdout.flush()    # a closed pipe shows here, inside the handler below
             return status
     except BrokenPipeError:

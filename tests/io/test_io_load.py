@@ -9,8 +9,8 @@ from sidestep.level import LevelError
 
 
 def test_unknown_extensions_are_refused_listing_the_known_ones(tmp_path):
-    path = tmp_path / "level.obj"
-    path.write_text("v 0 0 0\n")
+    path = tmp_path / "level.fbx"
+    path.write_text("Kaydara FBX Binary\n")
     with pytest.raises(LevelError) as info:
         load(path)
     assert info.value.file == str(path)

@@ -1,51 +1,58 @@
-"""A one-line notice on a terminal while Numba compiles the kernels for the first time.
+"""A one-line notice on stderr when the command starts compiling kernels.
 
-The first run on a machine compiles sidestep's kernels (15 to 25 s for the
-demo); later runs load them from Numba's cache in well under a second.
-Without a word, the first ``sidestep demo`` looks hung. Numba reports each real compilation (never a cache load) as a
-``numba:compile`` event; the notice listens for the first one.
+The first run on a machine compiles sidestep's kernels (see
+:mod:`sidestep.kernel_cache`); later runs load them from Numba's cache in
+well under a second. Without a word, a first command looks hung, on a
+terminal and in a CI log alike, so the notice is written wherever stderr
+goes, once per command, before the first compilation: either when the
+command hands the missing kernels to worker processes
+(:meth:`CompileNotice.parallel`), or when Numba reports a compilation in
+this process (a ``numba:compile`` event; a cache load is never one).
+Library calls print nothing: :func:`sidestep.warmup` is how a program
+compiles ahead of time.
 
 >>> import io
 >>> from numba import njit
 >>> from sidestep.commands.compile_notice import CompileNotice
->>> class Terminal(io.StringIO):
-...     def isatty(self):
-...         return True
->>> screen = Terminal()
->>> with CompileNotice(stream=screen):
+>>> log = io.StringIO()
+>>> with CompileNotice(stream=log):
 ...     _ = njit(lambda x: x + 1)(1)
->>> screen.getvalue().startswith("sidestep: compiling")
-True
+>>> print(log.getvalue(), end="")
+sidestep: compiling the collision kernels for this machine, once (later runs reuse them)...
 """
 import sys
 
 from numba.core import event
 
-from .progress import _is_terminal
-
 #: The notice, one line.
-MESSAGE = ("sidestep: compiling the collision kernels for this machine; this takes a "
-           "while once, later runs reuse them\n")
+MESSAGE = "sidestep: compiling the collision kernels for this machine, once (later runs reuse them)"
 
 
 class CompileNotice(event.Listener):
-    """Say once, on ``stream`` (stderr) if it is a terminal, that kernels are compiling.
+    """Say once, on ``stream`` (stderr), that kernels are compiling.
 
     Use as a context manager around a command's work. The line is written
-    when the first compilation starts, whole, so whatever the command prints
-    next starts on a line of its own. On anything but a terminal nothing is
-    written, so piped and captured runs stay quiet.
+    whole, when the first compilation starts, so whatever the command prints
+    next starts on a line of its own.
     """
 
     def __init__(self, stream=None):
         self.stream = sys.stderr if stream is None else stream
         self.shown = False
 
-    def on_start(self, ev):
-        if not self.shown and _is_terminal(self.stream):
+    def _say(self, detail=""):
+        if not self.shown:
             self.shown = True
-            self.stream.write(MESSAGE)
+            self.stream.write(f"{MESSAGE}{detail}...\n")
             self.stream.flush()
+
+    def parallel(self, kernels, processes):
+        """The notice for ``kernels`` (a list) compiled by ``processes`` worker processes."""
+        way = f" on {processes} cores" if processes > 1 else ""
+        self._say(f": {len(kernels)} kernels{way}")
+
+    def on_start(self, ev):
+        self._say()
 
     def on_end(self, ev):
         pass

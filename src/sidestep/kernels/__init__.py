@@ -11,4 +11,15 @@ the reference-count-free array views the hot kernels read through,
 ``prefetch`` the memory hints batch moves give a few agents ahead, and
 ``astar`` and ``corridor`` the path finding of :mod:`sidestep.paths` (A* on
 grids and navmeshes, the funnel).
+
+Compile time: the first call of an entry kernel compiles it and everything it
+calls (Numba caches the result; see :mod:`sidestep.kernel_cache`). The hot
+path's big pieces (``slide``, its ``_gather`` and ``_sweep`` passes, and the
+mode switch ``move_agent``) are inlined by LLVM (``forceinline=True``), not
+by Numba (``inline="always"``, which types and lowers the inlined body again
+in every caller: it made the batch move recompile the whole slide, 8 s more
+for a first ``move_many``); LLVM still inlines them into each caller. Numba hands a
+caller's ``forceinline`` on to every kernel first compiled from inside it,
+so every other kernel says ``forceinline=False``. ``inline="always"`` stays
+on the small accessors only.
 """

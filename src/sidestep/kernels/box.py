@@ -8,13 +8,13 @@ import math
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def contains_point_box(px, py, minx, miny, maxx, maxy):
     """Whether ``p`` lies in the closed box: a run of coordinate comparisons."""
     return minx <= px <= maxx and miny <= py <= maxy
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def distance_point_box(px, py, minx, miny, maxx, maxy):
     """Unsigned distance from ``p`` to the closed box (0 inside or on it)."""
     dx = max(minx - px, 0.0, px - maxx)
@@ -22,7 +22,7 @@ def distance_point_box(px, py, minx, miny, maxx, maxy):
     return math.sqrt(dx * dx + dy * dy)
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def depth_point_box(px, py, minx, miny, maxx, maxy):
     """How deep ``p`` (inside the box) lies: distance to the nearest side.
 

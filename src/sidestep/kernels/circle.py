@@ -8,7 +8,7 @@ import math
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def separation_point_circle(px, py, cx, cy, radius):
     """Signed separation of point ``p`` from a circle, with its normal.
 
@@ -29,7 +29,7 @@ def separation_point_circle(px, py, cx, cy, radius):
     return d - radius, nx, ny, cx + nx * radius, cy + ny * radius
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def sweep_circle_circle(px, py, dx, dy, cx, cy, radius):
     """First contact of ``p + fraction * d`` with a circle, ``fraction`` in [0, 1].
 

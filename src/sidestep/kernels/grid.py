@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def blocked_grid(cells, offset, rows, cols, r, c):
     """Whether cell ``(r, c)`` is blocked; cells outside the table are free."""
     if r < 0 or c < 0 or r >= rows or c >= cols:
@@ -20,7 +20,7 @@ def blocked_grid(cells, offset, rows, cols, r, c):
     return cells[offset + r * cols + c] != 0
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def contains_point_grid(px, py, cells, offset, rows, cols, cell_size, ox, oy):
     """Whether ``p`` lies in a blocked cell: one table look-up."""
     c = math.floor((px - ox) / cell_size)
@@ -30,7 +30,7 @@ def contains_point_grid(px, py, cells, offset, rows, cols, cell_size, ox, oy):
     return cells[offset + int(r) * cols + int(c)] != 0
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def pyramid_grid(blocked):
     """A grid's table followed by its pyramid of "all blocked" levels, flat ``int32``.
 
@@ -77,7 +77,7 @@ def pyramid_grid(blocked):
 _STACK = 3 * 62 + 4
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def depth_point_grid(px, py, cells, offset, rows, cols, cell_size, ox, oy):
     """How deep ``p`` (in a blocked cell) lies: distance to the nearest free point.
 
@@ -170,7 +170,7 @@ def depth_point_grid(px, py, cells, offset, rows, cols, cell_size, ox, oy):
     return 0.0, 1.0, 0.0, bqx, bqy
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def boundary_edges_grid(blocked, cell_size, ox, oy):
     """Outline of the blocked cells as merged segments, ``(m, 4)`` ``[ax, ay, bx, by]``.
 

@@ -23,13 +23,13 @@ Index = namedtuple("Index", ["origin_x", "origin_y", "cell_size", "nx", "ny",
                              "start", "entries"])
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def cell_coord(index, v, origin):
     """Cell number along one axis of coordinate ``v`` (unclamped)."""
     return int(math.floor((v - origin) / index.cell_size))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=False, inline="always")
 def cell_hint(v, origin, inverse):
     """:func:`cell_coord` by multiplying with ``inverse = 1 / cell_size``, for hints only.
 
@@ -40,7 +40,7 @@ def cell_hint(v, origin, inverse):
     return int(math.floor((v - origin) * inverse))
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def clamp(i, n):
     """``i`` clamped to ``[0, n - 1]``."""
     if i < 0:
@@ -50,7 +50,7 @@ def clamp(i, n):
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def rows_capsule(index, ax, ay, bx, by, radius):
     """Rows ``[j0, j1]`` that the capsule ``ab`` of ``radius`` may touch (clamped).
 
@@ -65,7 +65,7 @@ def rows_capsule(index, ax, ay, bx, by, radius):
     return clamp(j0, index.ny), clamp(j1, index.ny)
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def columns_capsule(index, ax, ay, bx, by, radius, j):
     """Columns ``[i0, i1]`` of row ``j`` that the capsule ``ab`` of ``radius`` may touch.
 
@@ -105,7 +105,7 @@ def columns_capsule(index, ax, ay, bx, by, radius, j):
     return clamp(i0, index.nx), clamp(i1, index.nx)
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def fill_index_capsules(origin_x, origin_y, cell_size, nx, ny, geometry, pad):
     """Cells of capsules ``geometry (n, 5) [ax, ay, bx, by, thickness]``.
 
@@ -141,7 +141,7 @@ def fill_index_capsules(origin_x, origin_y, cell_size, nx, ny, geometry, pad):
     return start, entries
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def fill_index_boxes(origin_x, origin_y, cell_size, nx, ny, boxes):
     """Cells of boxes ``boxes (n, 4) [minx, miny, maxx, maxy]``: every cell each overlaps.
 
@@ -171,7 +171,7 @@ def fill_index_boxes(origin_x, origin_y, cell_size, nx, ny, boxes):
     return start, entries
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def lower_bound_outside(index, px, py, i0, j0, i1, j1):
     """Distance from ``p`` to the grid's cells outside columns ``[i0, i1]`` x rows ``[j0, j1]``.
 

@@ -40,7 +40,7 @@ STOP_PUSHED = 5          # push mode pushed the agent out of something
 CONTACT_FIELDS = 6
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def _record(contacts, n, owner, qx, qy, nx, ny, fraction):
     # One contact per obstacle and move: the first one is kept.
     for t in range(n):
@@ -57,7 +57,7 @@ def _record(contacts, n, owner, qx, qy, nx, ny, fraction):
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def _bounds_escape(world, px, py, radius):
     # Distance from p beyond which the world's broadphase box (and so every
     # obstacle) is left behind by more than the radius: always free there.
@@ -95,14 +95,14 @@ _RING_CLEAR = 1.5
 _FAR = 4.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=False, inline="always")
 def _free_spot(world, x, y, radius, clear, skin, wi):
     # Whether a disc of radius at (x, y) is at least ``clear`` away from everything.
     owner, sep, _, _, _, _ = probe_point(world, x, y, radius + clear + 0.5 * skin, wi)
     return owner < 0 or sep >= radius + clear
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def _ring_search(world, px, py, radius, skin, wi, stop):
     """The nearest free spot for the disc found on rings around ``p``.
 
@@ -146,7 +146,7 @@ def _ring_search(world, px, py, radius, skin, wi, stop):
     return px, py, math.inf
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def recover(world, px, py, radius, skin, slack, wf, wi):
     """Move an overlapping agent to a nearby free spot (the nearest, out of one obstacle).
 
@@ -212,7 +212,7 @@ def recover(world, px, py, radius, skin, slack, wf, wi):
     return px, py, False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _gather(world, px, py, rx, ry, radius, skin, margin, wf, wi):
     """One look at everything near the disc at ``p`` and along ``p -> p + r``.
 
@@ -273,13 +273,13 @@ def _gather(world, px, py, rx, ry, radius, skin, margin, wf, wi):
     return n_planes, worst, worst_row, fraction, hit, hnx, hny
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def _gather_again(world, px, py, rx, ry, radius, skin, margin, wf, wi):
     # _gather as a call, for the rare pass after a recovery (one inlined copy is enough).
     return _gather(world, px, py, rx, ry, radius, skin, margin, wf, wi)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=False, inline="always")
 def _swap_planes(wf, wi, i, j):
     # Exchange contact plane rows i and j (normal, surface point, bound, item).
     for a, b in ((S_NORMALS + 2 * i, S_NORMALS + 2 * j), (S_POINTS + 2 * i, S_POINTS + 2 * j)):
@@ -296,7 +296,7 @@ def _swap_planes(wf, wi, i, j):
 _PRESS = 0.375
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def _pressed(world, px, py, vx, vy, radius, skin, wf, wi, first, count):
     """Move the contact planes in rows ``[first, count)`` whose obstacle the disc
     moving by ``v`` would approach closer than ``_PRESS`` skins to rows
@@ -311,7 +311,7 @@ def _pressed(world, px, py, vx, vy, radius, skin, wf, wi, first, count):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _sweep(world, px, py, vx, vy, radius, skin, n_planes, wi):
     """First contact of the disc moving by ``v``: ``(fraction, hit item, nx, ny)``.
 
@@ -349,7 +349,7 @@ def _sweep(world, px, py, vx, vy, radius, skin, n_planes, wi):
     return fraction, hit, hnx, hny
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
           max_iterations, wf, wi, contacts):
     """Continuous collide-and-slide of a disc from ``p`` by ``d``.
@@ -516,7 +516,7 @@ def slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
     return px, py, stop, n_contacts, recovered
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def _overlap_contacts(world, x, y, radius, wf, wi, contacts):
     # Contacts for every obstacle the disc at (x, y) overlaps; returns their count.
     count = penetrations(world, x, y, radius, 0.0, wf, wi)
@@ -529,7 +529,7 @@ def _overlap_contacts(world, x, y, radius, wf, wi, contacts):
     return count, n_contacts
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def push(world, px, py, dx, dy, radius, wf, wi, contacts):
     """The radial article's method, for every family: move, then push out.
 
@@ -553,7 +553,7 @@ def push(world, px, py, dx, dy, radius, wf, wi, contacts):
     return x + delta_x, y + delta_y, stop, n_contacts, False
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def block(world, px, py, dx, dy, radius, wf, wi, contacts):
     """The wall article's method: if the disc at ``p + d`` collides, stay at ``p``.
 
@@ -568,7 +568,7 @@ def block(world, px, py, dx, dy, radius, wf, wi, contacts):
     return x, y, STOP_DONE, 0, False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def move_agent(world, px, py, dx, dy, radius, mode, skin, margin, slack, min_motion,
                max_iterations, wf, wi, contacts):
     """One move in ``mode``; returns ``(x, y, stop, n_contacts, recovered)``.
@@ -599,7 +599,7 @@ O_STOP, O_CONTACTS, O_RECOVERED, O_X, O_Y = range(5)
 WORK_SIZE = W_OUT + 5
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def move_packed(blob, work, px, py, dx, dy):
     """One move from Python: :func:`move_agent` on a packed world.
 
@@ -663,7 +663,7 @@ _RING = 16               # cell boxes remembered between stages (a power of two 
 _ITEMS_FETCHED = 4       # items per cell whose geometry is requested
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=False, inline="always")
 def _request_cells(world, cells, inverse, positions, displacements, radii, k, ring):
     # Stage 1 for row k: the cells around its move (as a box of rows and
     # columns, remembered in the ring); request their cell entries.
@@ -688,7 +688,7 @@ def _request_cells(world, cells, inverse, positions, displacements, radii, k, ri
         prefetch(world.ints, cells.start + j * cells.nx + i0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=False, inline="always")
 def _prefetch_ahead(world, cells, inverse, positions, displacements, radii, k, stop, ring):
     # The three prefetch stages for the rows ahead of row k (rows before stop).
     if k + _AHEAD_CELL < stop:
@@ -711,7 +711,7 @@ def _prefetch_ahead(world, cells, inverse, positions, displacements, radii, k, s
                     prefetch(world.floats, o + 4)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, forceinline=False, nogil=True)
 def move_agents(blob, positions, displacements, radii, mode, skin, margin, slack,
                 min_motion, max_iterations, out, queue):
     """:func:`move_agent` for the rows taken from ``queue``; ends into ``out (n, 2)``.

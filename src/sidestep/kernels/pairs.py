@@ -32,7 +32,7 @@ CROSSING_PROPER = 2
 CROSSING_COLLINEAR = 3
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def distance_segment_segment(ax, ay, bx, by, cx, cy, dx, dy):
     """Distance between segments ``ab`` and ``cd``, with a closest point on each.
 
@@ -106,7 +106,7 @@ def distance_segment_segment(ax, ay, bx, by, cx, cy, dx, dy):
     return best, bpx, bpy, bqx, bqy
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def crossing_segment_segment(ax, ay, bx, by, cx, cy, dx, dy):
     """How segments ``ab`` and ``cd`` meet: one of the ``CROSSING_*`` codes.
 
@@ -141,7 +141,7 @@ def crossing_segment_segment(ax, ay, bx, by, cx, cy, dx, dy):
     return CROSSING_TOUCH
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def _along(px, py, qx, qy, ax, ay, bx, by):
     """Whether the line from ``p`` to ``q`` runs along segment ``ab`` (within 1e-9 radians).
 
@@ -158,7 +158,7 @@ def _along(px, py, qx, qy, ax, ay, bx, by):
     return abs(vx * ey - vy * ex) <= 1e-9 * math.hypot(vx, vy) * math.hypot(ex, ey)
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def _grow(buffer, n):
     """``buffer`` with room for at least ``n + 1`` rows, the first ``n`` kept."""
     if n < buffer.shape[0]:
@@ -168,7 +168,7 @@ def _grow(buffer, n):
     return bigger
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def close_pairs_capsules(geometry, owner, self_pairs, reach, touch):
     """Pairs of capsules whose surfaces are closer than ``reach``, with where and how.
 

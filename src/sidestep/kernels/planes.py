@@ -11,7 +11,7 @@ import math
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def _violation(w, normals, bounds, count, vx, vy):
     # Largest amount by which v breaks a constraint (<= 0 when it keeps all).
     worst = -math.inf
@@ -20,7 +20,7 @@ def _violation(w, normals, bounds, count, vx, vy):
     return worst
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def solve_planes(dx, dy, w, normals, bounds, count, slack):
     """The motion ``v`` closest to ``d`` with ``n_i . v >= b_i`` for all ``i < count``.
 

@@ -11,7 +11,7 @@ from numba import njit
 from .segment import closest_point_segment
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def contains_point_polygon(px, py, coords, first, count):
     """Whether ``p`` lies inside a polygon of ``count`` vertices.
 
@@ -36,7 +36,7 @@ def contains_point_polygon(px, py, coords, first, count):
     return inside
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def depth_point_polygon(px, py, coords, first, count):
     """How deep ``p`` (inside the polygon) lies: distance to the nearest edge.
 
@@ -62,7 +62,7 @@ def depth_point_polygon(px, py, coords, first, count):
     return 0.0, 1.0, 0.0, bqx, bqy
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def signed_area_polygon(vertices):
     """Shoelace area of ``vertices (k, 2)``: positive when counter-clockwise."""
     k = vertices.shape[0]
@@ -74,7 +74,7 @@ def signed_area_polygon(vertices):
     return 0.5 * total
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def _orientation(ax, ay, bx, by, cx, cy):
     # Sign of the cross product (b - a) x (c - a): +1 left turn, -1 right, 0 collinear.
     v = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
@@ -85,13 +85,13 @@ def _orientation(ax, ay, bx, by, cx, cy):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def _on_segment(ax, ay, bx, by, cx, cy):
     # c is collinear with ab: is it within ab's bounding box?
     return min(ax, bx) <= cx <= max(ax, bx) and min(ay, by) <= cy <= max(ay, by)
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def segments_touch(ax, ay, bx, by, cx, cy, dx, dy):
     """Whether the closed segments ``ab`` and ``cd`` share a point (Cormen 33.1)."""
     o1 = _orientation(ax, ay, bx, by, cx, cy)
@@ -111,7 +111,7 @@ def segments_touch(ax, ay, bx, by, cx, cy, dx, dy):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def first_crossing_polygon(vertices):
     """First pair of edges of ``vertices (k, 2)`` that cross or touch, or (-1, -1).
 

@@ -41,7 +41,7 @@ def _fetch_add(typingctx, array, index, value):
     return types.int64(array, index, value), codegen
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=False, inline="always")
 def next_rows(queue):
     """Take the next chunk: ``(first, stop)`` rows, empty (``first >= stop``) when done."""
     first = _fetch_add(queue, Q_NEXT, queue[Q_CHUNK])

@@ -11,7 +11,7 @@ from numba import njit
 from .circle import separation_point_circle, sweep_circle_circle
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def closest_point_segment(px, py, ax, ay, bx, by):
     """Closest point to ``p`` on segment ``ab``: returns ``(qx, qy)``.
 
@@ -38,7 +38,7 @@ _REACH_ROOM = 1e-9
 _CANCEL_ROOM = 1e-12
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=False, inline="always")
 def within_reach_point_segment(px, py, ax, ay, bx, by, reach):
     """Whether ``p`` may lie within ``reach`` of segment ``ab`` (a cheap, conservative filter).
 
@@ -68,7 +68,7 @@ def within_reach_point_segment(px, py, ax, ay, bx, by, reach):
     return ww * ll - dot * dot <= rr * ll
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def separation_point_segment(px, py, ax, ay, bx, by, thickness):
     """Signed separation of ``p`` from the capsule ``ab`` of ``thickness``.
 
@@ -99,7 +99,7 @@ def separation_point_segment(px, py, ax, ay, bx, by, thickness):
     return separation_point_circle(px, py, qx, qy, thickness)
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def sweep_circle_segment(px, py, dx, dy, radius, ax, ay, bx, by):
     """First contact of ``p + fraction * d`` with the capsule ``ab`` of ``radius``.
 

@@ -85,7 +85,7 @@ H_N_INTS, H_N_FLOATS = 29, 30   # sizes of the int64 and float64 parts of the bu
 HEADER = 31
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def unpack_world(blob):
     """The :class:`PackedWorld` stored in one float64 buffer.
 
@@ -126,26 +126,26 @@ S_ITEMS = MAX_CONTAINING + MAX_PLANES  # ints, (MAX_PLANES,) item per contact pl
 SCRATCH_INTS = MAX_CONTAINING + 2 * MAX_PLANES
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=False, inline="always")
 def cell_span(world, cells, k):
     """Range ``[lo, hi)`` of cell ``k``'s entries in ``world.small``."""
     return (cells.entries + world.ints[cells.start + k],
             cells.entries + world.ints[cells.start + k + 1])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=False, inline="always")
 def item_owner(world, e):
     """Obstacle id of item ``e``."""
     return world.ints[world.owner + e]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=False, inline="always")
 def is_alive(world, obstacle):
     """Whether obstacle id ``obstacle`` is still in the world."""
     return world.small[world.alive + obstacle] != 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=False, inline="always")
 def item_owner_alive(world, e):
     """Whether item ``e`` belongs to an obstacle still in the world.
 
@@ -154,7 +154,7 @@ def item_owner_alive(world, e):
     return not world.removed or is_alive(world, item_owner(world, e))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=False, inline="always")
 def item_geometry(world, e):
     """Item ``e`` as ``(ax, ay, bx, by, thickness)``."""
     g = world.floats
@@ -162,28 +162,28 @@ def item_geometry(world, e):
     return g[o], g[o + 1], g[o + 2], g[o + 3], g[o + 4]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=False, inline="always")
 def item_within_reach(world, e, px, py, reach):
     """Whether ``p`` may lie within ``reach`` of item ``e``'s surface (conservative filter)."""
     ax, ay, bx, by, t = item_geometry(world, e)
     return within_reach_point_segment(px, py, ax, ay, bx, by, reach + t)
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def separation_item(world, e, px, py):
     """Signed separation of ``p`` from item ``e``: ``(separation, nx, ny, qx, qy)``."""
     ax, ay, bx, by, t = item_geometry(world, e)
     return separation_point_segment(px, py, ax, ay, bx, by, t)
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def sweep_item(world, e, px, py, dx, dy, radius):
     """Disc of ``radius`` swept by ``d`` against item ``e``: ``(fraction, nx, ny)``."""
     ax, ay, bx, by, t = item_geometry(world, e)
     return sweep_circle_segment(px, py, dx, dy, radius + t, ax, ay, bx, by)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=False, inline="always")
 def area_bounds(world, a):
     """Bounding box of area ``a``: ``(minx, miny, maxx, maxy)``."""
     o = world.area_bounds + 4 * a
@@ -191,13 +191,13 @@ def area_bounds(world, a):
     return b[o], b[o + 1], b[o + 2], b[o + 3]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=False, inline="always")
 def area_ref(world, a):
     """Area ``a``'s reference: polygon ``(first vertex, count)`` or grid ``(grid, 0)``."""
     return world.ints[world.area_ref + 2 * a], world.ints[world.area_ref + 2 * a + 1]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=False, inline="always")
 def grid_frame(world, g):
     """Grid ``g`` as ``(rows, cols, offset in small, cell_size, origin_x, origin_y)``."""
     i = world.grid_shape + 3 * g
@@ -206,7 +206,7 @@ def grid_frame(world, g):
             world.floats[f], world.floats[f + 1], world.floats[f + 2])
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def contains_area(world, a, px, py):
     """Whether ``p`` lies in the solid area ``a`` (box, polygon or grid)."""
     minx, miny, maxx, maxy = area_bounds(world, a)
@@ -222,7 +222,7 @@ def contains_area(world, a, px, py):
     return contains_point_grid(px, py, world.small, offset, rows, cols, s, ox, oy)
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def depth_area(world, a, px, py):
     """Depth of ``p`` inside area ``a``: ``(depth, nx, ny, qx, qy)``, normal = way out."""
     kind = world.ints[world.area_kind + a]
@@ -236,7 +236,7 @@ def depth_area(world, a, px, py):
     return depth_point_grid(px, py, world.small, offset, rows, cols, s, ox, oy)
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def inside_areas(world, px, py, owners, first):
     """Solid areas containing ``p``.
 
@@ -273,7 +273,7 @@ def inside_areas(world, px, py, owners, first):
     return count, best, bo, bnx, bny, bqx, bqy
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=False, inline="always")
 def listed(values, first, count, value):
     """Whether ``value`` is among ``values[first:first + count]`` (a short linear scan)."""
     for t in range(first, first + count):
@@ -282,7 +282,7 @@ def listed(values, first, count, value):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def probe_point(world, px, py, reach, work_ints):
     """The most penetrated obstacle among those whose surface is within ``reach`` of ``p``.
 
@@ -313,7 +313,7 @@ def probe_point(world, px, py, reach, work_ints):
     return bo, best, bnx, bny, bqx, bqy
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=False, inline="always")
 def nearest_point(world, px, py, work_ints):
     """Nearest obstacle surface to ``p``, however far: ``(owner, separation, nx, ny, qx, qy)``.
 
@@ -357,7 +357,7 @@ def nearest_point(world, px, py, work_ints):
     return bo, best, bnx, bny, bqx, bqy
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def overlapping_owners(blob, px, py, radius):
     """Ids of the live obstacles whose signed separation from ``p`` is ``<= radius``.
 
@@ -396,7 +396,7 @@ def overlapping_owners(blob, px, py, radius):
     return found[:n].copy()
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def raycast_point(world, ox, oy, dx, dy, max_distance, work_ints):
     """First obstacle surface along the ray ``o + distance * d`` (``d`` a unit vector).
 
@@ -484,7 +484,7 @@ def raycast_point(world, ox, oy, dx, dy, max_distance, work_ints):
     return bo, best, bnx, bny
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=False, inline="always")
 def _row_of(values, first, count, value):
     for t in range(first, first + count):
         if values[t] == value:
@@ -492,7 +492,7 @@ def _row_of(values, first, count, value):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def penetrations(world, px, py, radius, reach, work_floats, work_ints):
     """Per obstacle, how a disc of ``radius`` at ``p`` stands against it.
 
@@ -567,7 +567,7 @@ def penetrations(world, px, py, radius, reach, work_floats, work_ints):
     return count
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, forceinline=False, nogil=True)
 def nearest_points(blob, points, owner, separation, normal, surface, queue):
     """:func:`nearest_point` for the rows of ``points (n, 2)`` taken from ``queue``.
 
@@ -592,7 +592,7 @@ def nearest_points(blob, points, owner, separation, normal, surface, queue):
     work_buffer[0] = 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, forceinline=False, nogil=True)
 def raycast_points(blob, origins, directions, max_distance, owner, distance, normal, point,
                    queue):
     """:func:`raycast_point` for the rays taken from ``queue`` (unit ``directions``).

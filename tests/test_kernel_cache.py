@@ -1,0 +1,90 @@
+"""Compiling ahead of time: the entry kernels' signatures, warmup, and its worker processes."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+import sidestep
+from sidestep.kernel_cache import COMMANDS, KERNELS, is_cached, kernel, warmup
+
+# Every call path of the API and the commands, in a fresh interpreter; then
+# the signatures each entry kernel was compiled or loaded for.
+_USE_EVERY_KERNEL = """
+import json, numpy as np, sidestep
+from sidestep.commands.check import check
+from sidestep.kernel_cache import KERNELS, kernel
+from sidestep.level import Level
+world = sidestep.World2D()
+world.add_circles([(0, 1), (1, 0)], 1.0)
+world.add_walls([(-6, -3)], [(6, -3)], clearance=0.5)
+world.add_boxes([(3, 2)], [(4, 3)])
+world.add_polygon([(-4, 2), (-3, 1.5), (-2.5, 3), (-3.5, 2.6)])
+world.add_grid(np.eye(4, dtype=bool), cell_size=0.5, origin=(4, -2))
+for mode in sidestep.MODES:
+    world.move((0.0, -1.5), (3.0, -2.0), radius=0.25, mode=mode)
+    world.move_many([(0.0, -1.5), (2.0, 5.0)], [(1.0, 0.0), (0.0, 1.0)], radius=0.25, mode=mode)
+sidestep.Agent(world, (0.0, -1.5), radius=0.25).step(0.1, 0.0)
+world.move_many(np.zeros((600, 2)) + (0.0, -1.5), np.ones((600, 2)), radius=[0.2] * 600)
+world.clearance((0, 0)); world.clearance([(0, 0), (1, 1)]); world.nearest([(5, 5)])
+world.raycast([(-5.0, 0.0)], [(1.0, 0.0)]); world.raycast((-5, 0), (1, 1), max_distance=3)
+world.overlapping((3.5, 2.5), 0.1)
+world.remove([0]); world.move((0.0, -1.5), (3.0, -2.0), radius=0.25)
+check(Level(world, np.array([[0.0, -1.5]])), 0.3)
+print(json.dumps({name: [str(s) for s in kernel(name)[0].signatures] for name in KERNELS}))
+"""
+
+
+def test_api_calls_each_entry_kernel_with_its_one_registered_signature():
+    import json
+
+    done = subprocess.run([sys.executable, "-c", _USE_EVERY_KERNEL], capture_output=True,
+                          text=True, check=True)
+    used = json.loads(done.stdout.splitlines()[-1])
+    for name in KERNELS:
+        assert used[name] == [str(kernel(name)[1])], name
+
+
+def test_warmup_leaves_every_kernel_cached_and_a_second_one_compiles_nothing():
+    warmup(processes=1)
+    assert all(is_cached(name) for name in KERNELS)
+    again = warmup()
+    assert again.compiled == () and again.processes == 0
+    assert set(again.cached) == set(KERNELS)
+
+
+def test_warmup_compiles_in_worker_processes_into_the_cache(tmp_path):
+    # A fresh, empty cache: two cheap kernels, one worker each; the parent
+    # then finds both in the cache instead of compiling them.
+    script = ("from sidestep.kernel_cache import warmup, is_cached\n"
+              "names = ['polygon:signed_area_polygon', 'grid:pyramid_grid']\n"
+              "done = warmup(names, processes=2)\n"
+              "print(sorted(done.compiled) == sorted(names), done.processes,\n"
+              "      all(is_cached(n) for n in names))\n")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=env, check=True)
+    assert done.stdout.split() == ["True", "2", "True"]
+    assert any(name.endswith(".nbi") for _, _, files in os.walk(tmp_path) for name in files)
+
+
+def test_warmup_refuses_unknown_kernels_and_bad_process_counts():
+    with pytest.raises(ValueError, match="unknown kernel 'moves:nothing'"):
+        warmup(["moves:nothing"])
+    with pytest.raises(ValueError, match="processes"):
+        warmup(processes=0)
+
+
+def test_every_command_lists_known_kernels_and_warmup_lists_them_all():
+    assert all(set(names) <= set(KERNELS) for names in COMMANDS.values())
+    assert set(COMMANDS["warmup"]) == set(KERNELS)
+    assert sidestep.warmup is warmup
+
+
+def test_warmup_command_says_what_it_compiled_and_where_the_cache_is():
+    warmup()
+    done = subprocess.run([sys.executable, "-m", "sidestep", "warmup"], capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.startswith("compiled 0 kernels in ")
+    assert f"{len(KERNELS)} were cached; cache: " in done.stdout
+    assert done.stderr == ""   # nothing compiled: no notice
