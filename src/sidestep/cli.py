@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
+from .commands import arguments3d
 from .demo import run_demo
 from .world import MODES
 
@@ -143,6 +144,9 @@ def _parser():
                            "(default: %(default)s)")
     demo.add_argument("--radius", type=_radius, default=0.3, metavar="R",
                       help="the agent's radius in metres, >= 0 (default: %(default)s)")
+    demo.add_argument("--3d", dest="three_d", action="store_true",
+                      help="walk the panel article's 3D corridor instead (picture: "
+                           "sidestep-demo3d.png unless --out says)")
 
     render = commands.add_parser(
         "render", help="draw a level as the world sees it",
@@ -157,6 +161,7 @@ def _parser():
     render.add_argument("--no-field", dest="field", action="store_false",
                         help="leave out the clearance field under the obstacles")
     _orientation_arguments(render)
+    arguments3d.render(render)
 
     walk = commands.add_parser(
         "walk", help="walk agents through a level and measure what happens to them",
@@ -200,6 +205,7 @@ def _parser():
     walk.add_argument("--json", action="store_true",
                       help="print per-agent figures as JSON instead of a table")
     _orientation_arguments(walk)
+    arguments3d.walk(walk)
 
     check = commands.add_parser(
         "check", help="list what to fix in a level before shipping it (exit 1 if anything)",
@@ -239,7 +245,8 @@ def _load(args, **extra):
         options["map"] = args.map
     options.update(extra)
     level = io.load(args.level, **options)
-    _compile_ahead(args)
+    if not arguments3d.is_3d(level):     # the warm-up list holds the 2D kernels
+        _compile_ahead(args)
     return level
 
 
@@ -258,6 +265,8 @@ def _progress(label):
 
 
 def _run_demo(args):
+    if args.three_d:
+        return arguments3d.run_demo(args)
     _compile_ahead(args)
     run_demo(out=args.out, radius=args.radius)
     return 0
@@ -267,6 +276,8 @@ def _run_render(args):
     from .commands.render import render
 
     level = _load(args)
+    if arguments3d.is_3d(level):
+        return arguments3d.run_render(args, level)
     render(level, args.out, radius=args.radius, field=args.field, y_down=_y_down(args))
     print(f"wrote {args.out}")
     return 0
@@ -317,6 +328,8 @@ def _run_walk(args):
             raise ValueError(f"--scen needs a level whose reader takes scenarios (a Moving AI "
                              f".map or a .mesh): {exc}") from None
         raise
+    if arguments3d.is_3d(level):
+        return arguments3d.run_walk(args, level, _progress, _wrote)
     starts, goals, lengths = _agents(args, level)
     navigator = None
     if lengths is not None and not args.straight:
