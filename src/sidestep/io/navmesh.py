@@ -4,8 +4,10 @@ A navigation mesh lists the free space of a level as convex polygons and,
 for each polygon edge, the polygon across it (``-1``: nothing, the edge of
 free space). Those boundary edges are where an agent must stop, so each
 becomes a wall of clearance 0; merged runs of them are not needed, the
-broadphase takes thousands. The space outside the mesh is not an obstacle
-(walls have no inside): agents start inside and stay there.
+broadphase takes thousands. The walls are one-sided
+(:meth:`~sidestep.World2D.add_walls`), each facing its polygon: the space
+outside the mesh (and in its holes) counts as inside an obstacle, so an agent
+that starts on or across the boundary recovers into the mesh.
 
 **Format** (text, whitespace-separated; versions 1 and 2 of Polyanya's
 "mesh" format)::
@@ -30,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..kernels.polygon import signed_area_polygon
 from ..level import Level, LevelError, Scenarios
 from ..tolerances import MAX_COORDINATE
 from ..world import World2D
@@ -86,7 +89,7 @@ def read_mesh(path, *, scenarios=None):
     vertices, polygons, version = _parse(path)
     starts, ends, places = _boundary(path, vertices, polygons, version)
     builder = WorldBuilder(path)
-    builder.walls(starts, ends, np.zeros(len(starts)), places)
+    builder.walls(starts, ends, np.zeros(len(starts)), places, one_sided=True)
     problems = []
     found = None
     if scenarios is None:
@@ -179,12 +182,13 @@ def _wholes(path, n, words, what):
 
 
 def _boundary(path, vertices, polygons, version):
-    """The boundary edges (neighbour -1): starts, ends and a place for each.
+    """The boundary edges (neighbour -1): starts, ends (its polygon on the left) and places.
 
     An edge marked -1 that another polygon also has is a contradiction (a
     mesh read with the wrong version, say) and an error.
     """
     shift = VERSIONS[version]
+    clockwise = [signed_area_polygon(vertices[corners]) < 0.0 for _, corners, _ in polygons]
     owners = {}
     for k, (_, corners, _) in enumerate(polygons):
         for a, b in zip(corners, corners[1:] + corners[:1]):
@@ -205,6 +209,8 @@ def _boundary(path, vertices, polygons, version):
                 raise LevelError(path, f"line {n}", f"polygon {k}: edge {i} (vertices {a}-{b}) "
                                  f"has no neighbour (-1), but polygon {shared[0]} shares it; "
                                  f"is the version line ({version}) right?")
+            if clockwise[k]:          # the polygon, walkable, goes on the wall's left
+                a, b = b, a
             starts.append(vertices[a])
             ends.append(vertices[b])
             places.append(f"line {n} (polygon {k}, edge {i})")

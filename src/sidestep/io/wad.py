@@ -8,7 +8,10 @@ name the record at fault). Binary Doom and Hexen map formats are read; UDMF
 **Which linedefs block** (each becomes a wall of clearance 0, in map units, y
 up as in Doom):
 
-- one-sided lines (no left sidedef): the level's solid walls;
+- one-sided lines (no left sidedef): the level's solid walls, read as
+  one-sided walls (:meth:`~sidestep.World2D.add_walls`) facing their sidedef's
+  sector: the space behind them, outside every sector, counts as inside an
+  obstacle, so an agent that starts overlapping one recovers into the sector;
 - two-sided lines flagged impassable (flag ``0x0001``);
 - two-sided lines whose floors differ by more than ``step_height`` (24, the
   highest step a Doom player climbs). A 2D wall blocks both ways, so a ledge
@@ -139,10 +142,17 @@ def read_wad(path, *, map=None, step_height=24.0, agent_height=56.0):
                         f"{f' and {len(no_front) - 1} more' if len(no_front) > 1 else ''}: "
                         "no front sidedef; read as a wall")
     keep = np.flatnonzero(blocking & ~zero)
+    # A one-sided line is the edge of the level: walkable on its sidedef's
+    # side, the front (right of v1 -> v2) or, lacking one, the back (left).
+    # One-sided walls are walkable on their left, so a front-sided line runs v2 -> v1.
+    right, left = lines["right"] == NO_SIDE, lines["left"] == NO_SIDE
+    one_sided = right ^ left
+    flip = one_sided & ~right
+    starts, ends = np.where(flip[:, None], ends, starts), np.where(flip[:, None], starts, ends)
     builder = WorldBuilder(path)
     if len(keep):
         builder.walls(starts[keep], ends[keep], np.zeros(len(keep)),
-                      [f"{name} LINEDEFS record {i}" for i in keep])
+                      [f"{name} LINEDEFS record {i}" for i in keep], one_sided=one_sided[keep])
     players = np.isin(things["type"], PLAYER_STARTS)
     spawns = np.column_stack([things["x"][players], things["y"][players]]).astype(np.float64)
     return Level(world=builder.world(), spawns=spawns.reshape(-1, 2), name=name,
