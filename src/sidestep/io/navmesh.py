@@ -23,7 +23,8 @@ version 1 across ``v_i v_(i+1)``. Coordinates stay as the file has them (for
 meshes made from Moving AI maps: x is the column, y the row, y down).
 
 Scenarios come from a Moving AI ``.scen`` file (``scenarios=``; by default
-``<stem>.scen`` beside the mesh when there is one) whose coordinates are
+``<stem>.scen`` beside the mesh, or ``../scenarios/<stem>.scen`` as in
+Polyanya's repository, when there is one) whose coordinates are
 points of the mesh, taken as they are. Rows with an endpoint outside the mesh
 are dropped and listed in ``Level.problems``.
 """
@@ -52,7 +53,8 @@ def read_mesh(path, *, scenarios=None):
     path : str or path
     scenarios : str, path or False, optional
         A ``.scen`` file of start/goal points in mesh coordinates; by default
-        ``<stem>.scen`` beside the mesh when it exists. ``False`` reads none.
+        ``<stem>.scen`` beside the mesh, or ``../scenarios/<stem>.scen``, when
+        it exists. ``False`` reads none.
 
     Returns
     -------
@@ -93,8 +95,9 @@ def read_mesh(path, *, scenarios=None):
     problems = []
     found = None
     if scenarios is None:
-        beside = path.with_suffix(".scen")
-        scenarios = beside if beside.is_file() else False
+        # Beside the mesh, or in Polyanya's layout: meshes/x.mesh, scenarios/x.scen.
+        places = (path.with_suffix(".scen"), path.parent.parent / "scenarios" / f"{path.stem}.scen")
+        scenarios = next((p for p in places if p.is_file()), False)
     if scenarios is not False:
         found, problems = _scenarios(Path(scenarios), path, vertices, polygons)
     return Level(world=builder.world(), spawns=np.zeros((0, 2)), scenarios=found,
