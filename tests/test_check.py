@@ -70,7 +70,7 @@ def test_a_spawn_inside_a_box_is_found():
     report = check(level, 0.3)
     assert kinds(report) == ["blocked_spawn", "blocked_spawn"]
     inside, near = report.findings
-    assert inside.details == {"point": "spawn", "index": 0, "clearance": -1.0}
+    assert inside.details == {"point": "spawn", "index": 0, "clearance": -1.0, "outside": False}
     assert "inside box 0" in inside.message
     assert near.details["index"] == 2 and near.details["clearance"] == pytest.approx(0.2)
     assert check(level, 0.1).findings[0].details["index"] == 0      # 0.2 of room fits 0.1

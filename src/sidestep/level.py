@@ -49,3 +49,22 @@ class Level:
     #: Non-fatal problems found while reading (a scenario row whose start is
     #: blocked, an object type that was skipped...), one line each.
     problems: tuple = ()
+
+    def walkable(self, points):
+        """Whether each point lies in the level's walkable area.
+
+        Inside the level's edge (its one-sided walls: a navmesh's polygons, a
+        Doom map's open sectors, a grid or Tiled map's extent) and outside
+        every obstacle (blocked cells, boxes...); on a surface counts as
+        walkable. A level without one-sided walls has no outside: anywhere
+        not inside an obstacle is walkable.
+
+        Parameters
+        ----------
+        points : (n, 2) float64, or one point (2,)
+
+        Returns
+        -------
+        (n,) bool
+        """
+        return np.atleast_1d(self.world.clearance(points)) >= 0.0

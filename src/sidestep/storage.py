@@ -10,6 +10,7 @@ import numpy as np
 from .kernels import world as _kw
 from .kernels.grid import pyramid_grid
 from .kernels.index import Index, fill_index_boxes, fill_index_capsules
+from .kernels.segment import corner_codes_one_sided
 
 FAMILIES = ("circle", "wall", "box", "polygon", "grid")
 
@@ -47,7 +48,7 @@ class Store:
     """Obstacle arrays (structure of arrays) with stable integer ids."""
 
     def __init__(self):
-        self.item_geometry = Growable((5,))
+        self.item_geometry = Growable((_kw.ITEM,))   # [ax, ay, bx, by, thickness, one-sided]
         self.item_owner = Growable((), np.int64)
         self.area_kind = Growable((), np.int64)
         self.area_owner = Growable((), np.int64)
@@ -68,13 +69,16 @@ class Store:
         """Append obstacles of one ``family``; returns their ids.
 
         ``items (count * items_per_obstacle, 5)`` are their capsules in order
-        (``count`` defaults to ``len(items) // items_per_obstacle``); ``area``
+        (a sixth column, 1 for a one-sided wall, may follow; ``count``
+        defaults to ``len(items) // items_per_obstacle``); ``area``
         is ``None`` or ``(kind (n,), bounds (n, 4), ref (n, 2))``.
         """
         n = count if count is not None else len(items) // items_per_obstacle
         first_id = self.alive.size
         ids = np.arange(first_id, first_id + n, dtype=np.int64)
         first = self.item_geometry.size
+        if items.shape[1] < _kw.ITEM:
+            items = np.column_stack([items, np.zeros(len(items))])
         self.item_geometry.extend(items)
         self.item_owner.extend(np.repeat(ids, items_per_obstacle))
         self.alive.extend(np.ones(n, dtype=np.uint8))
@@ -106,8 +110,12 @@ class Store:
         return len(self.grid_tables) - 1
 
     def remove(self, ids):
-        """Mark ``ids`` removed (the broadphase skips them; no rebuild needed)."""
+        """Mark ``ids`` removed (the broadphase skips them; no rebuild needed, unless a
+        one-sided wall goes: its neighbours' corners change)."""
         self.alive.data[ids] = 0
+        first = self.first_item.data[ids]
+        if np.any(self.item_geometry.data[first, 5] != 0):
+            self._packed = None
         if self._packed is not None:
             ints, floats, small = split_blob(self._packed)
             small[ints[_kw.H_S_ALIVE] + ids] = 0
@@ -140,6 +148,7 @@ class Store:
                            zip(self.grid_tables, np.cumsum([0] + sizes[:-1]))],
                           dtype=np.int64).reshape(-1, 3)
         owner = self.item_owner.view()
+        geometry = _with_corners(geometry, self.alive.view()[owner] != 0)
         # Packed items follow the cells they lie in (Morton order), so the
         # obstacles one query reads sit together in memory.
         order = _spatial_order(geometry)
@@ -186,6 +195,7 @@ def _flatten(geometry, owner, items, kind, area_owner, bounds, ref, areas, verti
     header[_kw.H_S_AREAS_N] = len(areas.entries)
     header[_kw.H_S_CELLS_N] = len(cells)
     header[_kw.H_REMOVED] = int(not np.all(alive))
+    header[_kw.H_ONE_SIDED] = int(np.count_nonzero((geometry[:, 5] != 0) & (alive[owner] != 0)))
 
     def join(parts, dtype, at=0):
         chunks = []
@@ -211,6 +221,36 @@ def _flatten(geometry, owner, items, kind, area_owner, bounds, ref, areas, verti
     blob[n_ints:n_ints + len(floats)] = floats
     blob[n_ints + len(floats):].view(np.int32)[:] = small
     return blob
+
+
+def _with_corners(geometry, alive):
+    """``geometry`` with the side codes of its live one-sided walls, corners included.
+
+    Walls meet where one's end equals another's start exactly; a corner met
+    by more than one wall either way (the boundary touching itself) is left
+    open, the safe choice (see
+    :func:`~sidestep.kernels.segment.separation_point_wall_one_sided`).
+    """
+    one = np.flatnonzero((geometry[:, 5] != 0) & alive)
+    if not len(one):
+        return geometry
+    seg = geometry[one, 0:4]
+    ends = np.concatenate([seg[:, 0:2], seg[:, 2:4]])
+    _, vertex, count = np.unique(ends, axis=0, return_inverse=True, return_counts=True)
+    vertex = vertex.reshape(-1)
+    at_start, at_end = vertex[:len(one)], vertex[len(one):]
+    starts_here = np.bincount(at_start, minlength=len(count))
+    ends_here = np.bincount(at_end, minlength=len(count))
+    single = (starts_here == 1) & (ends_here == 1)
+    ender = np.full(len(count), -1, dtype=np.int64)
+    ender[at_end] = np.arange(len(one))
+    starter = np.full(len(count), -1, dtype=np.int64)
+    starter[at_start] = np.arange(len(one))
+    before = np.where(single[at_start], ender[at_start], -1)
+    after = np.where(single[at_end], starter[at_end], -1)
+    out = geometry.copy()
+    out[one, 5] = corner_codes_one_sided(np.ascontiguousarray(seg), before, after)
+    return out
 
 
 def _spatial_order(geometry):

@@ -144,6 +144,19 @@ def lengths(value, name, n, *, allow_zero=True):
     return np.ascontiguousarray(arr)
 
 
+def flags(value, name, n):
+    """``value`` (one bool or ``(n,)`` bools) as an ``(n,)`` float64 array of 0.0/1.0."""
+    arr = np.asarray(value)
+    if arr.dtype != bool:
+        raise TypeError(f"{name} must be a bool or an array of bools, got "
+                        f"{type(value).__name__} of dtype {arr.dtype}")
+    if arr.ndim == 0:
+        arr = np.full(n, bool(arr))
+    elif arr.shape != (n,):
+        raise ValueError(f"{name} must be a bool or have shape ({n},), got shape {arr.shape}")
+    return arr.astype(np.float64)
+
+
 def length(value, name, *, allow_zero=True, allow_inf=False):
     """``value`` as one float length (>= 0, or > 0 when not ``allow_zero``)."""
     if type(value) is float:          # the common case, without the ABC checks below

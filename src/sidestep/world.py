@@ -112,7 +112,7 @@ class World2D:
         items = np.column_stack([c, c, r])
         return self._store.add("circle", 1, items)
 
-    def add_walls(self, starts, ends, clearance=0.0):
+    def add_walls(self, starts, ends, clearance=0.0, one_sided=False):
         """Add walls: segments the agent keeps ``clearance`` away from (the wall article).
 
         Parameters
@@ -122,6 +122,14 @@ class World2D:
         clearance : float or (n,) float64, >= 0
             The wall article's collision distance: the wall's surface lies this
             far from its segment.
+        one_sided : bool or (n,) bool
+            A one-sided wall is the edge of the level: the walkable side is on
+            its left, looking from its start to its end (counter-clockwise
+            round the walkable area, in x-right, y-up terms). No agent crosses
+            it either way, but behind it counts as inside an obstacle (negative
+            clearance), so an agent that starts overlapping it recovers to the
+            walkable side. One-sided walls that meet end to start form a
+            boundary; where it turns left, the wedge behind both is void too.
 
         Returns
         -------
@@ -133,12 +141,13 @@ class World2D:
             raise ValueError(f"starts and ends must have the same shape, got {a.shape} "
                              f"and {b.shape}")
         c = validation.lengths(clearance, "clearance", len(a))
+        sides = validation.flags(one_sided, "one_sided", len(a))
         zero = np.all(a == b, axis=1)
         if np.any(zero):
             i = int(np.argmax(zero))
             raise ValueError(f"wall {i} has zero length (starts[{i}] == ends[{i}]); "
                              "use add_circles for a post")
-        return self._store.add("wall", 1, np.column_stack([a, b, c]))
+        return self._store.add("wall", 1, np.column_stack([a, b, c, sides]))
 
     def add_boxes(self, mins, maxs):
         """Add axis-aligned solid boxes ``[mins, maxs]``.
@@ -301,7 +310,8 @@ class World2D:
         """The live obstacles of one family, as arrays (for drawing and saving).
 
         Returns a dict: ``ids``; circles: ``centers (n, 2)``, ``radii (n,)``;
-        walls: ``starts``, ``ends (n, 2)``, ``clearance (n,)``; boxes: ``mins``,
+        walls: ``starts``, ``ends (n, 2)``, ``clearance (n,)``, ``one_sided (n,)
+        bool``; boxes: ``mins``,
         ``maxs (n, 2)``; polygons: ``vertices`` (list of ``(k, 2)``); grids:
         ``blocked`` (list of bool tables), ``cell_size (n,)``, ``origin (n, 2)``.
         """
@@ -316,7 +326,7 @@ class World2D:
             out.update(centers=g[first, 0:2].copy(), radii=g[first, 4].copy())
         elif family == "wall":
             out.update(starts=g[first, 0:2].copy(), ends=g[first, 2:4].copy(),
-                       clearance=g[first, 4].copy())
+                       clearance=g[first, 4].copy(), one_sided=g[first, 5] != 0)
         elif family == "box":
             b = st.area_bounds.view()[st.area_of.view()[ids]]
             out.update(mins=b[:, 0:2].copy(), maxs=b[:, 2:4].copy())
@@ -342,7 +352,7 @@ class World2D:
         st = self._store
         owner = st.item_owner.view()
         keep = st.alive.view()[owner] != 0
-        return st.item_geometry.view()[keep].copy(), owner[keep].copy()
+        return st.item_geometry.view()[keep, :5].copy(), owner[keep].copy()
 
     @property
     def bounds(self):

@@ -94,13 +94,14 @@ def test_the_largest_grid_map_loads_in_well_under_two_seconds():
 
 # -------------------------------------------------------------------- Tiled
 TILED = {
-    # file: (families, spawns) with the rules of sidestep.io.tiled
-    "tiled/tiled_examples/orthogonal-outside.tmx": ({"polygon": 1}, 1),     # the Fixture
-    "tiled/sticker_knight/sandbox.tmx": ({"box": 18}, 0),          # bodyType static
-    "tiled/melonjs_platformer/map1.tmx": ({"box": 10, "polygon": 1, "wall": 8}, 0),
-    "tiled/melonjs_platformer/map2.json": ({"box": 4, "wall": 9}, 0),
-    "tiled/tuxemon/maps/buddha_mountain.tmx": ({"box": 132, "wall": 50}, 0),
-    "tiled/tuxemon/maps/rubberduck_cave_01.tmx": ({"box": 130, "wall": 3}, 0),
+    # file: (families, spawns) with the rules of sidestep.io.tiled; the last 4
+    # walls are the one-sided frame round the map's extent
+    "tiled/tiled_examples/orthogonal-outside.tmx": ({"polygon": 1, "wall": 4}, 1),     # the Fixture
+    "tiled/sticker_knight/sandbox.tmx": ({"box": 18, "wall": 4}, 0),          # bodyType static
+    "tiled/melonjs_platformer/map1.tmx": ({"box": 10, "polygon": 1, "wall": 12}, 0),
+    "tiled/melonjs_platformer/map2.json": ({"box": 4, "wall": 13}, 0),
+    "tiled/tuxemon/maps/buddha_mountain.tmx": ({"box": 132, "wall": 54}, 0),
+    "tiled/tuxemon/maps/rubberduck_cave_01.tmx": ({"box": 130, "wall": 7}, 0),
 }
 
 
@@ -118,12 +119,12 @@ def test_buddha_mountain_reads_its_133_rectangles_and_50_polylines():
     assert level.problems == ("layer 'Collisions', object 160: a rectangle of size 0 x 0; "
                               "skipped",)
     assert families(level.world)["box"] + len(level.problems) == 133
-    assert families(level.world)["wall"] == 50                      # one segment each
+    assert families(level.world)["wall"] == 50 + 4        # one segment each, and the frame
 
 
 def test_sticker_knight_castle_objects_are_turned_about_their_bottom_left_corner():
     level = load(DATA / "tiled/sticker_knight/sandbox.tmx", layers=["castle"])
-    assert dict(families(level.world)) == {"box": 29}
+    assert dict(families(level.world)) == {"box": 29, "wall": 4}     # the frame: 4 walls
     boxes = level.world.geometry("box")
     found = {(tuple(lo), tuple(hi)) for lo, hi in zip(boxes["mins"].tolist(),
                                                        boxes["maxs"].tolist())}

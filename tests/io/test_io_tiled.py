@@ -12,6 +12,9 @@ from sidestep.io import load
 from sidestep.io.tiled import ELLIPSE_VERTICES, marked
 from sidestep.level import LevelError
 
+#: The four one-sided walls round a map's extent, added after the file's obstacles.
+FRAME = ["wall"] * 4
+
 from same_world import assert_same_obstacles
 
 pytest.importorskip("pytiled_parser")
@@ -149,7 +152,7 @@ def test_objects_and_tiles_become_obstacles_in_tiled_pixels(folder):
         world = level.world
         assert [world.family(i) for i in world.ids] == (
             ["grid", "box", "box", "polygon", "circle", "circle", "polygon", "polygon"]
-            + ["wall"] * 6 + ["box", "box"]), path
+            + ["wall"] * 6 + ["box", "box"] + FRAME), path
         # The tile layer: tile 2 has a solid property, tile 3 its own shapes;
         # row 0 of the map is the top, at y in [0, 16].
         g = world.geometry("grid")
@@ -172,6 +175,8 @@ def test_objects_and_tiles_become_obstacles_in_tiled_pixels(folder):
                                    1.0, atol=1e-12)
         np.testing.assert_array_equal(polygons[2], [[300, 300], [320, 300], [310, 285]])
         walls = world.geometry("wall")
+        assert not walls["one_sided"][:6].any() and walls["one_sided"][6:].all()   # the frame
+        walls = {key: value[:6] for key, value in walls.items()}
         np.testing.assert_array_equal(walls["starts"], [[400, 400], [410, 410], [410, 400],
                                                         [400, 410], [500, 0], [530, 0]])
         np.testing.assert_array_equal(walls["ends"], [[410, 410], [410, 400], [400, 410],
@@ -214,7 +219,7 @@ def test_tmx_and_json_give_the_same_world(folder):
 ])
 def test_which_objects_collide(folder, layer, objects, expected):
     level = load(write_json(folder, tmj([object_layer_json(layer, objects)])))
-    assert len(level.world) == expected and level.problems == ()
+    assert len(level.world) == expected + len(FRAME) and level.problems == ()
 
 
 def test_a_map_that_marks_nothing_reads_every_object_and_says_so(folder):
@@ -222,7 +227,7 @@ def test_a_map_that_marks_nothing_reads_every_object_and_says_so(folder):
                {"id": 2, "x": 20, "y": 0, "polyline": pts("0,0 5,0")},
                {"id": 3, "x": 9, "y": 9, "point": True}]
     level = load(write_json(folder, tmj([object_layer_json("Objects", objects)])))
-    assert [level.world.family(i) for i in level.world.ids] == ["box", "wall"]
+    assert [level.world.family(i) for i in level.world.ids] == ["box", "wall"] + FRAME
     assert level.spawns.tolist() == [[9.0, 9.0]]
     assert "every object was read as an obstacle" in level.problems[0]
 
@@ -235,7 +240,7 @@ def test_the_layers_option_picks_layers_by_name(folder):
                                             "height": 8}])])
     path = write_json(folder, data)
     level = load(path, layers=["deco", "ground"])
-    assert [level.world.family(i) for i in level.world.ids] == ["grid", "box"]
+    assert [level.world.family(i) for i in level.world.ids] == ["grid", "box"] + FRAME
     assert level.world.geometry("grid")["blocked"][0].sum() == 6          # every non-empty tile
     assert level.world.geometry("box")["mins"].tolist() == [[20.0, 0.0]]
     with pytest.raises(ValueError, match="'decor', which the map does not have"):
@@ -268,7 +273,7 @@ def test_repeated_polygon_points_are_dropped_and_short_ones_become_walls(folder)
     objects = [{"id": 1, "x": 0, "y": 0, "polygon": pts("0,0 10,0 10,0 0,10 0,0")},
                {"id": 2, "x": 50, "y": 0, "polygon": pts("0,0 10,0")}]
     level = load(write_json(folder, tmj([object_layer_json("Collision", objects)])))
-    assert [level.world.family(i) for i in level.world.ids] == ["polygon", "wall"]
+    assert [level.world.family(i) for i in level.world.ids] == ["polygon", "wall"] + FRAME
     assert level.world.geometry("polygon")["vertices"][0].tolist() == [[0, 0], [10, 0], [0, 10]]
     assert level.problems == ("layer 'Collision', object 2: a polygon of 2 points; read as "
                               "walls",)
@@ -289,7 +294,7 @@ def test_group_layers_add_their_offsets(folder):
                  "layers": [inner]}])
     level = load(write_json(folder, data))
     assert level.world.geometry("box")["mins"].tolist() == [[100.0, 50.0]]
-    assert len(load(write_json(folder, data), layers=["g/Collision"]).world) == 1
+    assert len(load(write_json(folder, data), layers=["g/Collision"]).world) == 1 + len(FRAME)
     # The same in TMX.
     body = (' <group id="5" name="g" offsetx="100" offsety="0"><objectgroup id="6" '
             'name="Collision" offsetx="0" offsety="50"><object id="1" x="0" y="0" '

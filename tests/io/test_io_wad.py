@@ -69,9 +69,38 @@ def two_rooms(tmp_path, second_sector, flags=4, name="rooms.wad", **kw):
 
 
 def middle_line_blocks(level):
+    # Either way round: a line with a sector the player cannot stand in on one
+    # side is the level's edge, a one-sided wall facing the open sector.
     g = level.world.geometry("wall")
-    return bool(np.any(np.all(g["starts"] == [64, 0], axis=1)
-                       & np.all(g["ends"] == [64, 64], axis=1)))
+    a, b = g["starts"], g["ends"]
+    return bool(np.any(np.all(a == [64, 0], axis=1) & np.all(b == [64, 64], axis=1)
+                       | np.all(a == [64, 64], axis=1) & np.all(b == [64, 0], axis=1)))
+
+
+def drawn_as_doom_does(tmp_path, second_sector, name):
+    """The two rooms with every line run the other way: fronts (right sides) facing in."""
+    lines = [(b, a, flags, right, left) for a, b, flags, right, left in
+             OUTER + [(1, 4, 4, 0, 1)]]
+    lumps = doom_map(SQUARE, lines, [(0, 128), second_sector],
+                     things=[(32, 32, 1), (96, 32, 2)])
+    path = tmp_path / name
+    path.write_bytes(wad_bytes({"MAP01": lumps}))
+    return path
+
+
+def test_a_shut_door_is_the_edge_of_the_open_room(tmp_path):
+    world = load(drawn_as_doom_does(tmp_path, (0, 0), "door.wad")).world   # room 2: shut
+    # Walls are walkable on their left: outer walls run counter-clockwise.
+    assert world.clearance((-8, 32)) < 0 < world.clearance((8, 32))
+    g = world.geometry("wall")
+    middle = (g["starts"][:, 0] == 64) & (g["ends"][:, 0] == 64)
+    # Walkable on its left, the open west room: it runs up the line x = 64.
+    assert g["one_sided"][middle].all() and g["starts"][middle].tolist() == [[64, 0]]
+    # Inside the shut sector counts as outside the level; the open room does not.
+    assert world.clearance((96, 32)) < 0 < world.clearance((32, 32))
+    # A step up is no edge: both sides are walkable.
+    g = load(drawn_as_doom_does(tmp_path, (40, 128), "step.wad")).world.geometry("wall")
+    assert not g["one_sided"][(g["starts"][:, 0] == 64) & (g["ends"][:, 0] == 64)].any()
 
 
 @pytest.mark.parametrize("second, blocks", [

@@ -37,6 +37,7 @@ import numpy as np
 from ..kernels.pairs import (CROSSING_COLLINEAR, CROSSING_PROPER, CROSSING_TOUCH,
                              close_pairs_capsules)
 from ..kernels.polygon import signed_area_polygon
+from .starts import start_overlaps
 
 #: The kinds of finding, in the order a report lists them.
 KINDS = ("degenerate", "duplicate", "overlap", "narrow_gap", "blocked_spawn")
@@ -105,6 +106,9 @@ class Report:
     findings: tuple
     #: The loader's own non-fatal problems (``Level.problems``), one line each.
     problems: tuple = ()
+    #: Narrow gaps left out of the findings: no room for the agent on one
+    #: side (notches, shut doors' pockets, back-to-back walls), so no passage.
+    closed_gaps: int = 0
 
     @property
     def ok(self):
@@ -120,7 +124,7 @@ class Report:
         return {"level": self.name, "radius": self.radius, "obstacles": self.obstacles,
                 "ok": self.ok, "counts": self.counts(),
                 "findings": [f.as_dict() for f in self.findings],
-                "problems": list(self.problems)}
+                "problems": list(self.problems), "closed_gaps": self.closed_gaps}
 
     def format(self, limit=20):
         """The report as text: at most ``limit`` lines per kind, then a summary line.
@@ -140,6 +144,10 @@ class Report:
             lines += [f"{kind:<14}{f.message}" for f in found[:limit]]
             if len(found) > limit:
                 lines.append(f"{kind:<14}... and {len(found) - limit} more (--json lists all)")
+        if self.closed_gaps:
+            lines.append(f"{'(not listed)':<14}{self.closed_gaps} narrow gap"
+                         f"{'' if self.closed_gaps == 1 else 's'} with no room for the agent "
+                         "on one side (notches, door pockets, back-to-back walls): no passage")
         if self.ok:
             lines.append("no problems found")
         else:
@@ -192,11 +200,11 @@ def check(level, radius, *, progress=None):
     findings = _degenerate(world, inner)
     duplicates, same = _duplicates(world, inner, families)
     findings += duplicates
-    overlaps, gaps = _pairs(world, radius, families, same, inner, progress)
+    overlaps, gaps, closed = _pairs(world, radius, families, same, inner, progress)
     findings += overlaps + gaps
     findings += _blocked_points(world, level, radius, families)
     return Report(name, radius, len(world), tuple(findings),
-                  tuple(getattr(level, "problems", ()) or ()))
+                  tuple(getattr(level, "problems", ()) or ()), closed)
 
 
 def _label(families, ids):
@@ -332,12 +340,16 @@ def _pairs(world, radius, families, same, inner, progress):
     oa, ob = owner[first], owner[second]
     lo, hi = np.minimum(oa, ob), np.maximum(oa, ob)
     overlaps, gaps = {}, []
+    closed = 0        # narrow gaps with no room on one side: counted, not listed
     # 1. Outlines facing themselves: each place once, though several edge
     #    pairs meet there (the mouth of a notch is the end of both its sides
     #    and of the edges beside it).
     own = np.flatnonzero(lo == hi)
     if len(own):
         own = own[_open(world, middle[own], sep[own])]
+        passes = _passage(world, middle[own], sep[own], radius)
+        closed += _places(lo[own[~passes]], middle[own[~passes]])
+        own = own[passes]
         _, once = np.unique(np.column_stack([lo[own], np.round(middle[own] / TOUCH)]),
                             axis=0, return_index=True)
         for k in own[np.sort(once)]:
@@ -404,6 +416,9 @@ def _pairs(world, radius, families, same, inner, progress):
     if candidates:
         k = np.array(candidates)
         k = k[_open(world, middle[k], sep[k])]
+        passes = _passage(world, middle[k], sep[k], radius)
+        closed += _places(lo[k[~passes]], middle[k[~passes]])
+        k = k[passes]
         seen = {tuple(np.round(g.position, 9)) for g in gaps}
         for k in k:
             a, b = int(lo[k]), int(hi[k])
@@ -411,7 +426,51 @@ def _pairs(world, radius, families, same, inner, progress):
             if (a, b) not in overlaps and place not in seen:
                 seen.add(place)
                 gaps.append(_gap(families, a, b, sep[k], middle[k], radius))
-    return sorted(overlaps.values(), key=lambda f: f.obstacles), gaps
+    return sorted(overlaps.values(), key=lambda f: f.obstacles), gaps, closed
+
+
+def _places(owners, middle):
+    """How many distinct places (an obstacle and a spot) these gaps are at."""
+    if not len(owners):
+        return 0
+    return len(np.unique(np.column_stack([owners, np.round(middle / TOUCH)]), axis=0))
+
+
+#: Steps of the march along a gap's passage looking for room on each side.
+PASSAGE_STEPS = 64
+
+
+def _passage(world, middle, gap, radius):
+    """Which gaps have walkable room on both sides: where an agent could want to pass.
+
+    From each gap's middle, along the passage (across the line between its
+    two surfaces) both ways, march by the world's clearance: a side has room
+    once the clearance reaches ``radius`` (or the march goes on for
+    :data:`PASSAGE_STEPS` steps without closing, which keeps the gap); it is
+    closed when the clearance falls below a quarter of the gap (the back of
+    a notch, a shut door's frame, the void behind the level's edge). Gaps
+    closed on either side (notches, door pockets, the space between
+    back-to-back walls) are no passages.
+    """
+    middle = np.asarray(middle, float).reshape(-1, 2)
+    if not len(middle):
+        return np.zeros(0, bool)
+    normal = world.nearest(middle).normal
+    along = np.column_stack([-normal[:, 1], normal[:, 0]])
+    keep = np.ones(len(middle), bool)
+    for way in (1.0, -1.0):
+        t = np.zeros(len(middle))
+        state = np.zeros(len(middle), np.int8)      # 0 marching, 1 room, -1 closed
+        for _ in range(PASSAGE_STEPS):
+            live = np.flatnonzero(state == 0)
+            if not len(live):
+                break
+            c = world.clearance(middle[live] + (way * t[live])[:, None] * along[live])
+            state[live[c >= radius]] = 1
+            state[live[(c < radius) & (c < 0.25 * gap[live])]] = -1
+            t[live] += np.maximum(c, 0.25 * gap[live])
+        keep &= state >= 0
+    return keep
 
 
 def _open(world, middle, gap):
@@ -457,18 +516,20 @@ def _blocked_points(world, level, radius, families):
         if points is None or len(points) == 0:
             continue
         points = np.asarray(points, float).reshape(-1, 2)
-        near = world.nearest(points)
-        for i in np.flatnonzero(near.distance < radius):
-            d, oid = float(near.distance[i]), int(near.obstacle[i])
+        for o in start_overlaps(world, points, radius):
+            i, d, oid = o.index, o.clearance, o.nearest
             where = f"{what} {i} at {_at(points[i])}"
             if d < 0 or (d == 0 and radius == 0):
-                message = f"{where} is inside {families[oid]} {oid}"
+                message = f"{where} is {o.describe()}"
             else:
-                message = (f"{where} is {d:.4g} from {families[oid]} {oid}: an agent of "
-                           f"radius {radius:g} does not fit")
-            found.append(Finding("blocked_spawn", message, tuple(map(float, points[i])),
-                                 (oid,), (families[oid],),
-                                 {"point": what, "index": int(i), "clearance": d}))
+                message = (f"{where} is {d:.4g} from {families[oid]} {oid}"
+                           f"{' (the level' + chr(39) + 's edge)' if o.edge else ''}: an agent "
+                           f"of radius {radius:g} does not fit")
+            ids = o.obstacles or (oid,)
+            found.append(Finding("blocked_spawn", message, o.point, ids,
+                                 tuple(families[k] for k in ids),
+                                 {"point": what, "index": int(i), "clearance": d,
+                                  "outside": o.outside}))
     return found
 
 

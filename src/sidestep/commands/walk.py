@@ -16,7 +16,11 @@ measures
 - ``stuck_frames``: frames in which it moved less than :data:`STUCK` of the
   step it asked for;
 - ``min_clearance``: the smallest gap between its disc and the nearest
-  surface over the walk (negative: it overlapped an obstacle).
+  surface over the walk, after the start (negative: it overlapped an
+  obstacle, or left the level);
+- ``start_overlap``: for an agent that started overlapping something or
+  outside the level (behind a one-sided wall, its edge), what: the moves
+  first recover it to a free spot inside. ``walk`` warns about these.
 
 >>> import numpy as np, sidestep
 >>> from sidestep.commands.walk import walk
@@ -33,6 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..world import MODES
+from .starts import start_overlaps
 
 #: A frame's move was changed by an obstacle when the position reached is
 #: farther than this (world units) from the one asked for: well above float
@@ -73,6 +78,10 @@ class Walk:
     mode: str
     #: The step asked for per frame (world units).
     speed: float
+    #: :class:`~sidestep.commands.starts.StartOverlap` of each agent that
+    #: started overlapping something or outside the level (the move recovers
+    #: it to a free spot first).
+    overlaps: tuple = ()
 
     @property
     def frames(self):
@@ -92,6 +101,11 @@ class Walk:
         moved = np.hypot(*np.diff(self.positions, axis=0).T).T
         return (asked > 0) & (moved < STUCK * asked)
 
+    @property
+    def walked_gaps(self):
+        """``(frames, n)``: the gaps after each frame (the start's own is in ``overlaps``)."""
+        return self.gaps[1:] if len(self.gaps) > 1 else self.gaps
+
     def reached(self):
         """``(n,) bool``: agents that ended within half a step of their goal (False without goals)."""
         if self.goals is None:
@@ -105,13 +119,16 @@ class Walk:
         -------
         list of dict
             ``agent``, ``start``, ``end``, ``goal`` (None for random walkers),
-            ``reached``, ``travelled``, ``contacts``, ``stuck_frames`` and
-            ``min_clearance`` (None in an empty world).
+            ``reached``, ``travelled``, ``contacts``, ``stuck_frames``,
+            ``min_clearance`` (None in an empty world) and ``start_overlap``
+            (None for an agent that started free, else what it overlapped:
+            ``obstacles``, ``families``, ``outside`` the level, ``clearance``).
         """
+        overlap = {o.index: o.as_dict() for o in self.overlaps}
         travelled = np.hypot(*np.diff(self.positions, axis=0).T).T.sum(axis=0)
         contacts = self.deflected.sum(axis=0)
         stuck = self.stuck.sum(axis=0)
-        least = self.gaps.min(axis=0)
+        least = self.walked_gaps.min(axis=0)
         reached = self.reached()
         rows = []
         for i in range(self.positions.shape[1]):
@@ -125,18 +142,21 @@ class Walk:
                 "contacts": int(contacts[i]),
                 "stuck_frames": int(stuck[i]),
                 "min_clearance": float(least[i]) if np.isfinite(least[i]) else None,
+                "start_overlap": overlap.get(i),
             })
         return rows
 
     def summary(self):
         """The walk as a whole: settings and totals, JSON-ready."""
-        least = self.gaps.min() if self.gaps.size else math.inf
+        least = self.walked_gaps.min() if self.walked_gaps.size else math.inf
         return {"agents": int(self.positions.shape[1]), "frames": int(self.frames),
                 "mode": self.mode, "radius": self.radius, "speed": self.speed,
                 "reached": int(self.reached().sum()) if self.goals is not None else None,
                 "travelled": float(np.hypot(*np.diff(self.positions, axis=0).T).sum()),
                 "contacts": int(self.deflected.sum()), "stuck_frames": int(self.stuck.sum()),
-                "min_clearance": float(least) if np.isfinite(least) else None}
+                "min_clearance": float(least) if np.isfinite(least) else None,
+                "overlapping_starts": len(self.overlaps),
+                "starts_outside": sum(o.outside for o in self.overlaps)}
 
 
 def default_speed(world, points=()):
@@ -299,7 +319,7 @@ def walk(world, starts, *, goals=None, steps=None, speed=None, radius=0.0, mode=
         if progress is not None:
             progress(frame, steps)
     return Walk(positions[:frame + 1].copy(), desired[:frame].copy(), gaps[:frame + 1].copy(),
-                goals, radius, mode, speed)
+                goals, radius, mode, speed, start_overlaps(world, starts, radius))
 
 
 def format_table(run, limit=20):
@@ -330,7 +350,24 @@ def format_table(run, limit=20):
     if total["reached"] is not None:
         text += f"; {total['reached']} of {total['agents']} reached"
     lines.append(text)
+    lines += overlap_lines(run, limit)
     return "\n".join(lines)
+
+
+def overlap_lines(run, limit=20):
+    """Warnings for the agents that started overlapping something (none when all started free)."""
+    if not run.overlaps:
+        return []
+    outside = sum(o.outside for o in run.overlaps)
+    lines = [f"warning: {len(run.overlaps)} of {run.positions.shape[1]} agents started "
+             f"overlapping something{f' ({outside} outside the level)' if outside else ''}; "
+             "each was first moved to a free spot"]
+    for o in run.overlaps[:limit]:
+        lines.append(f"  agent {o.index} at ({o.point[0]:.6g}, {o.point[1]:.6g}): "
+                     f"{o.describe()}")
+    if len(run.overlaps) > limit:
+        lines.append(f"  ... {len(run.overlaps) - limit} more (--json lists all)")
+    return lines
 
 
 #: Frames of an animation at most: a long walk is sampled down to this many.

@@ -97,8 +97,8 @@ def load(path, **options):
     ...     path = Path(tmp) / "room.map"
     ...     _ = path.write_text("type octile\\nheight 1\\nwidth 3\\nmap\\n.@.\\n")
     ...     level = load(path)
-    >>> level.name, len(level.world)
-    ('room', 1)
+    >>> level.name, len(level.world)       # the grid, and 4 one-sided walls round the map
+    ('room', 5)
     >>> load("level.xyz")                  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...

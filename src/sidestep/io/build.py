@@ -56,11 +56,23 @@ class WorldBuilder:
         self._queue("circle", (np.asarray(centers, float).reshape(-1, 2),
                                np.asarray(radii, float).reshape(-1)), places)
 
-    def walls(self, starts, ends, clearance, places):
-        """Queue walls: ``starts``, ``ends (n, 2)``, ``clearance (n,)``, one place each."""
-        self._queue("wall", (np.asarray(starts, float).reshape(-1, 2),
-                             np.asarray(ends, float).reshape(-1, 2),
-                             np.asarray(clearance, float).reshape(-1)), places)
+    def walls(self, starts, ends, clearance, places, one_sided=False):
+        """Queue walls: ``starts``, ``ends (n, 2)``, ``clearance (n,)``, one place each;
+        ``one_sided`` (a bool or ``(n,)``): the level's edge, walkable on the left."""
+        starts = np.asarray(starts, float).reshape(-1, 2)
+        self._queue("wall", (starts, np.asarray(ends, float).reshape(-1, 2),
+                             np.asarray(clearance, float).reshape(-1),
+                             np.broadcast_to(np.asarray(one_sided, bool), len(starts))), places)
+
+    def frame(self, mins, maxs, place):
+        """Queue the edge of a rectangular level: four one-sided walls round ``[mins, maxs]``,
+        walkable inside (a grid or Tiled map's extent)."""
+        (x0, y0), (x1, y1) = np.asarray(mins, float), np.asarray(maxs, float)
+        corners = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+        self.walls(corners, np.roll(corners, -1, axis=0), np.zeros(4),
+                   [f"{place} ({side} edge)" for side in ("first-row", "last-column",
+                                                           "last-row", "first-column")],
+                   one_sided=True)
 
     def boxes(self, mins, maxs, places):
         """Queue axis-aligned boxes: ``mins``, ``maxs (n, 2)``, one place each."""

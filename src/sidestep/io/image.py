@@ -65,6 +65,8 @@ def read_image(path, *, threshold=128, cell_size=1.0):
     blocked = (luminance < threshold) & (alpha > 0)
     builder = WorldBuilder(path)
     builder.grid(blocked, float(cell_size), (0.0, 0.0), "image")
+    builder.frame((0.0, 0.0), (blocked.shape[1] * cell_size, blocked.shape[0] * cell_size),
+                  "image")
     return Level(world=builder.world(), spawns=np.zeros((0, 2)), name=path.stem,
                  source=path, problems=tuple(problems))
 

@@ -73,6 +73,7 @@ def read_map(path, *, scenarios=None):
     cells, problems = _parse_map(path)
     builder = WorldBuilder(path)
     builder.grid(~np.isin(cells, np.frombuffer(PASSABLE, np.uint8)), 1.0, (0.0, 0.0), "map")
+    builder.frame((0.0, 0.0), (cells.shape[1], cells.shape[0]), "map")
     found = None
     if scenarios is None:
         beside = path.with_name(path.name + ".scen")

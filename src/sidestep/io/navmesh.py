@@ -4,8 +4,10 @@ A navigation mesh lists the free space of a level as convex polygons and,
 for each polygon edge, the polygon across it (``-1``: nothing, the edge of
 free space). Those boundary edges are where an agent must stop, so each
 becomes a wall of clearance 0; merged runs of them are not needed, the
-broadphase takes thousands. The space outside the mesh is not an obstacle
-(walls have no inside): agents start inside and stay there.
+broadphase takes thousands. The walls are one-sided
+(:meth:`~sidestep.World2D.add_walls`), each facing its polygon: the space
+outside the mesh (and in its holes) counts as inside an obstacle, so an agent
+that starts on or across the boundary recovers into the mesh.
 
 **Format** (text, whitespace-separated; versions 1 and 2 of Polyanya's
 "mesh" format)::
@@ -21,7 +23,8 @@ version 1 across ``v_i v_(i+1)``. Coordinates stay as the file has them (for
 meshes made from Moving AI maps: x is the column, y the row, y down).
 
 Scenarios come from a Moving AI ``.scen`` file (``scenarios=``; by default
-``<stem>.scen`` beside the mesh when there is one) whose coordinates are
+``<stem>.scen`` beside the mesh, or ``../scenarios/<stem>.scen`` as in
+Polyanya's repository, when there is one) whose coordinates are
 points of the mesh, taken as they are. Rows with an endpoint outside the mesh
 are dropped and listed in ``Level.problems``.
 """
@@ -30,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..kernels.polygon import signed_area_polygon
 from ..level import Level, LevelError, Scenarios
 from ..tolerances import MAX_COORDINATE
 from ..world import World2D
@@ -49,7 +53,8 @@ def read_mesh(path, *, scenarios=None):
     path : str or path
     scenarios : str, path or False, optional
         A ``.scen`` file of start/goal points in mesh coordinates; by default
-        ``<stem>.scen`` beside the mesh when it exists. ``False`` reads none.
+        ``<stem>.scen`` beside the mesh, or ``../scenarios/<stem>.scen``, when
+        it exists. ``False`` reads none.
 
     Returns
     -------
@@ -86,12 +91,13 @@ def read_mesh(path, *, scenarios=None):
     vertices, polygons, version = _parse(path)
     starts, ends, places = _boundary(path, vertices, polygons, version)
     builder = WorldBuilder(path)
-    builder.walls(starts, ends, np.zeros(len(starts)), places)
+    builder.walls(starts, ends, np.zeros(len(starts)), places, one_sided=True)
     problems = []
     found = None
     if scenarios is None:
-        beside = path.with_suffix(".scen")
-        scenarios = beside if beside.is_file() else False
+        # Beside the mesh, or in Polyanya's layout: meshes/x.mesh, scenarios/x.scen.
+        places = (path.with_suffix(".scen"), path.parent.parent / "scenarios" / f"{path.stem}.scen")
+        scenarios = next((p for p in places if p.is_file()), False)
     if scenarios is not False:
         found, problems = _scenarios(Path(scenarios), path, vertices, polygons)
     return Level(world=builder.world(), spawns=np.zeros((0, 2)), scenarios=found,
@@ -179,12 +185,13 @@ def _wholes(path, n, words, what):
 
 
 def _boundary(path, vertices, polygons, version):
-    """The boundary edges (neighbour -1): starts, ends and a place for each.
+    """The boundary edges (neighbour -1): starts, ends (its polygon on the left) and places.
 
     An edge marked -1 that another polygon also has is a contradiction (a
     mesh read with the wrong version, say) and an error.
     """
     shift = VERSIONS[version]
+    clockwise = [signed_area_polygon(vertices[corners]) < 0.0 for _, corners, _ in polygons]
     owners = {}
     for k, (_, corners, _) in enumerate(polygons):
         for a, b in zip(corners, corners[1:] + corners[:1]):
@@ -205,6 +212,8 @@ def _boundary(path, vertices, polygons, version):
                 raise LevelError(path, f"line {n}", f"polygon {k}: edge {i} (vertices {a}-{b}) "
                                  f"has no neighbour (-1), but polygon {shared[0]} shares it; "
                                  f"is the version line ({version}) right?")
+            if clockwise[k]:          # the polygon, walkable, goes on the wall's left
+                a, b = b, a
             starts.append(vertices[a])
             ends.append(vertices[b])
             places.append(f"line {n} (polygon {k}, edge {i})")

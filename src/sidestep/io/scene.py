@@ -39,6 +39,9 @@ The format, version 1 (its JSON Schema ships beside this module as
   world's obstacles in id order; a world whose obstacles were removed has
   gaps in its ids, and the file numbers them ``0 .. n-1`` in the same order.
 - A wall's ``clearance`` defaults to 0 and a grid's ``origin`` to ``[0, 0]``.
+- A wall with ``"one_sided": true`` is a piece of the level's edge, walkable
+  on its left from ``start`` to ``end`` (see ``World2D.add_walls``); the key
+  is written only for such walls and defaults to false.
 - A grid's ``blocked`` lists the rows of its look-up table as strings of
   ``0`` (free) and ``1`` (blocked), one character per cell: string ``r``,
   character ``c`` is cell ``(r, c)``, which covers
@@ -80,7 +83,7 @@ FAMILY_KEYS = {"circle": "circles", "wall": "walls", "box": "boxes", "polygon": 
 _TOP_KEYS = {"format", "version", "name", "spawns", "scenarios", *FAMILY_KEYS.values()}
 #: Per family key: the keys a record must have, and all the keys it may have.
 _RECORD_KEYS = {"circles": ({"center", "radius"}, {"id", "center", "radius"}),
-                "walls": ({"start", "end"}, {"id", "start", "end", "clearance"}),
+                "walls": ({"start", "end"}, {"id", "start", "end", "clearance", "one_sided"}),
                 "boxes": ({"min", "max"}, {"id", "min", "max"}),
                 "polygons": ({"vertices"}, {"id", "vertices"}),
                 "grids": ({"blocked", "cell_size"}, {"id", "blocked", "cell_size", "origin"})}
@@ -188,8 +191,11 @@ def _record(family, g, i):
     if family == "circle":
         return {"center": g["centers"][i].tolist(), "radius": float(g["radii"][i])}
     if family == "wall":
-        return {"start": g["starts"][i].tolist(), "end": g["ends"][i].tolist(),
-                "clearance": float(g["clearance"][i])}
+        record = {"start": g["starts"][i].tolist(), "end": g["ends"][i].tolist(),
+                  "clearance": float(g["clearance"][i])}
+        if g["one_sided"][i]:
+            record["one_sided"] = True
+        return record
     if family == "box":
         return {"min": g["mins"][i].tolist(), "max": g["maxs"][i].tolist()}
     if family == "polygon":
@@ -384,7 +390,10 @@ def _obstacle(doc, family, rec, place):
             doc.fail(place, "start and end are the same point: a wall needs a length "
                      "(use a circle for a post)")
         clearance = doc.number(rec.get("clearance", 0.0), place, "clearance", low=0.0)
-        return oid, "walls", ([a], [b], [clearance], [place])
+        one_sided = rec.get("one_sided", False)
+        if not isinstance(one_sided, bool):
+            doc.fail(f"{place}.one_sided", f"expected true or false, got {str(one_sided)[:40]}")
+        return oid, "walls", ([a], [b], [clearance], [place], [one_sided])
     if family == "box":
         lo = doc.point(rec["min"], place, "min")
         hi = doc.point(rec["max"], place, "max")

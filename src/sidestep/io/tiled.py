@@ -153,6 +153,12 @@ class _Converter:
             for shape, verdict in verdicts.get(n, ()):
                 if verdict or (fallback and verdict is None):
                     self._add_shape(builder, layer, shape)
+        # 3. The map's extent, last (ids of the file's obstacles unchanged):
+        #    one-sided walls facing in, so no agent walks off the map.
+        cols, rows = tiled.size
+        if cols and rows and tiled.tile_width > 0 and tiled.tile_height > 0:
+            builder.frame((0.0, 0.0), (cols * tiled.tile_width, rows * tiled.tile_height),
+                          "map extent")
         return Level(world=builder.world(),
                      spawns=np.array(spawns, dtype=np.float64).reshape(-1, 2),
                      name=self.path.stem, source=self.path, problems=tuple(self.problems))

@@ -91,6 +91,8 @@ class TiledMap:
     tile_properties: dict
     #: Global ids of tiles that carry their own collision shapes in the tileset.
     tiles_with_shapes: frozenset
+    #: The map's size in tiles (columns, rows); (0, 0) when not given.
+    size: tuple = (0, 0)
 
 
 class TilesetIndex:
@@ -242,7 +244,8 @@ def read_tmx(path):
                     tile_width=float(parsed.tile_size.width),
                     tile_height=float(parsed.tile_size.height), layers=tuple(layers),
                     tile_properties=tilesets.properties,
-                    tiles_with_shapes=frozenset(tilesets.with_shapes))
+                    tiles_with_shapes=frozenset(tilesets.with_shapes),
+                    size=(int(parsed.map_size.width), int(parsed.map_size.height)))
 
 
 def _tmx_gids(path, layer, name):
@@ -347,7 +350,9 @@ def read_tiled_json(path, data=None):
                     infinite=bool(data.get("infinite", False)),
                     tile_width=tile_w, tile_height=tile_h, layers=tuple(layers),
                     tile_properties=tilesets.properties,
-                    tiles_with_shapes=frozenset(tilesets.with_shapes))
+                    tiles_with_shapes=frozenset(tilesets.with_shapes),
+                    size=(int(doc.number(data, "width", "map", low=0, default=0)),
+                          int(doc.number(data, "height", "map", low=0, default=0))))
 
 
 def _legacy_id(key):

@@ -8,7 +8,13 @@ name the record at fault). Binary Doom and Hexen map formats are read; UDMF
 **Which linedefs block** (each becomes a wall of clearance 0, in map units, y
 up as in Doom):
 
-- one-sided lines (no left sidedef): the level's solid walls;
+- one-sided lines (no left sidedef): the level's solid walls, read as
+  one-sided walls (:meth:`~sidestep.World2D.add_walls`) facing their sidedef's
+  sector: the space behind them, outside every sector, counts as inside an
+  obstacle, so an agent that starts overlapping one recovers into the sector.
+  A two-sided line between a sector the player can stand in and one it
+  cannot (a shut door: opening below ``agent_height``) is one-sided too,
+  facing the open sector;
 - two-sided lines flagged impassable (flag ``0x0001``);
 - two-sided lines whose floors differ by more than ``step_height`` (24, the
   highest step a Doom player climbs). A 2D wall blocks both ways, so a ledge
@@ -139,10 +145,12 @@ def read_wad(path, *, map=None, step_height=24.0, agent_height=56.0):
                         f"{f' and {len(no_front) - 1} more' if len(no_front) > 1 else ''}: "
                         "no front sidedef; read as a wall")
     keep = np.flatnonzero(blocking & ~zero)
+    one_sided, flip = _edges(lines, sides, sectors, agent_height)
+    starts, ends = np.where(flip[:, None], ends, starts), np.where(flip[:, None], starts, ends)
     builder = WorldBuilder(path)
     if len(keep):
         builder.walls(starts[keep], ends[keep], np.zeros(len(keep)),
-                      [f"{name} LINEDEFS record {i}" for i in keep])
+                      [f"{name} LINEDEFS record {i}" for i in keep], one_sided=one_sided[keep])
     players = np.isin(things["type"], PLAYER_STARTS)
     spawns = np.column_stack([things["x"][players], things["y"][players]]).astype(np.float64)
     return Level(world=builder.world(), spawns=spawns.reshape(-1, 2), name=name,
@@ -222,6 +230,31 @@ def _check_indices(path, name, lines, sides, n_vertexes, n_sectors):
         i = int(bad[0])
         raise LevelError(path, f"{name} SIDEDEFS record {i}", f"sector {sides['sector'][i]} "
                          f"is out of range (SECTORS has {n_sectors} records)")
+
+
+def _edges(lines, sides, sectors, agent_height):
+    """``(one_sided, flip)``, ``(n,) bool`` each: which linedefs are the level's edge,
+    and which of those run v2 -> v1 as walls (their walkable side is the front).
+
+    A one-sided line is walkable on its sidedef's side: the front (right of
+    v1 -> v2) or, lacking one, the back. A two-sided line between a sector a
+    player can stand in and one it cannot (opening below ``agent_height``: a
+    shut door, a crusher) is the edge too, walkable on the open sector's
+    side. One-sided walls are walkable on their left, so a line walkable on
+    its front runs v2 -> v1.
+    """
+    no_right, no_left = lines["right"] == NO_SIDE, lines["left"] == NO_SIDE
+    one_sided = no_right ^ no_left
+    front_open = ~no_right
+    two = ~(no_right | no_left)
+    if agent_height is not None and np.any(two):
+        sector = sectors[sides["sector"][lines["right"][two]]]
+        f_open = sector["ceiling"].astype(float) - sector["floor"].astype(float) >= agent_height
+        sector = sectors[sides["sector"][lines["left"][two]]]
+        b_open = sector["ceiling"].astype(float) - sector["floor"].astype(float) >= agent_height
+        one_sided[two] = f_open != b_open
+        front_open[two] = f_open
+    return one_sided, one_sided & front_open
 
 
 def _blocking(lines, sides, sectors, step_height, agent_height):

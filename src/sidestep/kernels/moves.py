@@ -21,7 +21,7 @@ from .prefetch import prefetch
 from .row_queue import next_rows
 from .world import (MAX_PLANES, S_BOUNDS, S_ITEMS, S_NORMALS, S_OWNERS, S_POINTS,
                     S_INSIDE, S_SEPARATIONS, SCRATCH_FLOATS, SCRATCH_INTS, cell_span,
-                    inside_areas, item_owner, item_owner_alive, item_within_reach, listed,
+                    ITEM, inside_areas, item_owner, nearest_point, item_owner_alive, item_within_reach, listed,
                     penetrations, probe_point, separation_item, sweep_item, unpack_world)
 
 MODE_SLIDE = 0
@@ -95,9 +95,20 @@ _RING_CLEAR = 1.5
 _FAR = 4.0
 
 
+@njit(cache=True, forceinline=False)
+def _separation_far(world, x, y, wi):
+    # The signed separation of (x, y) from the nearest surface, however far:
+    # negative far behind a one-sided wall (the void outside a level).
+    _, sep, _, _, _, _ = nearest_point(world, x, y, wi)
+    return sep
+
+
 @njit(cache=True, forceinline=False, inline="always")
 def _free_spot(world, x, y, radius, clear, skin, wi):
-    # Whether a disc of radius at (x, y) is at least ``clear`` away from everything.
+    # Whether a disc of radius at (x, y) is at least ``clear`` away from everything
+    # (and, in a level with a boundary, inside it: not in the void, however far).
+    if world.one_sided:
+        return _separation_far(world, x, y, wi) >= radius + clear
     owner, sep, _, _, _, _ = probe_point(world, x, y, radius + clear + 0.5 * skin, wi)
     return owner < 0 or sep >= radius + clear
 
@@ -162,9 +173,10 @@ def recover(world, px, py, radius, skin, slack, wf, wi):
        too small at its corner), so rings of candidate spots closer than
        where it ended are searched too (:func:`_ring_search`), and the nearer
        spot is taken.
-    3. If the agent is still not free (wedged where the constraints conflict),
+    3. If the agent is still not free (wedged where the constraints conflict,
+       or pushed into the void behind a one-sided wall: the level's outside),
        the rings go on outwards until one has a free spot; they end outside
-       the world, where every spot is free.
+       the world, where every spot is free (but the void).
 
     ``wf``, ``wi`` are the scratch buffers. Returns ``(x, y, ok)``; ``ok`` is
     False only if no free spot was found.
@@ -195,7 +207,9 @@ def recover(world, px, py, radius, skin, slack, wf, wi):
         x += vx
         y += vy
         pushes += 1
-    if free or _free_spot(world, x, y, radius, 0.5 * skin, skin, wi):
+    # (Clear of every contact is free, unless one-sided walls may have the
+    # push-out behind them: then the void counts too.)
+    if (free and not world.one_sided) or _free_spot(world, x, y, radius, 0.5 * skin, skin, wi):
         if pushes <= 1 and planes <= 1:
             return x, y, True
         # 2. A nearer spot on the rings inside the push-out's distance?
@@ -706,9 +720,9 @@ def _prefetch_ahead(world, cells, inverse, positions, displacements, radii, k, s
             for i in range(ring[r], ring[r + 1] + 1):
                 lo, hi = cell_span(world, cells, j * cells.nx + i)
                 for t in range(lo, min(hi, lo + _ITEMS_FETCHED)):
-                    o = world.geometry + 5 * world.small[t]
+                    o = world.geometry + ITEM * world.small[t]
                     prefetch(world.floats, o)
-                    prefetch(world.floats, o + 4)
+                    prefetch(world.floats, o + ITEM - 1)
 
 
 @njit(cache=True, forceinline=False, nogil=True)

@@ -6,6 +6,8 @@ radius ``r + thickness``.
 """
 import math
 
+import numpy as np
+
 from numba import njit
 
 from .circle import separation_point_circle, sweep_circle_circle
@@ -154,3 +156,99 @@ def sweep_circle_segment(px, py, dx, dy, radius, ax, ay, bx, by):
             bnx = nbx
             bny = nby
     return best, bnx, bny
+
+
+#: Side codes of a wall (an item's sixth number): ``TWO_SIDED`` blocks and
+#: counts as a capsule from both sides; a one-sided wall (``ONE_SIDED`` plus
+#: the corner bits) has the level's walkable space on its left (looking from
+#: its start to its end) and the void behind it: a point behind it is inside.
+TWO_SIDED = 0
+ONE_SIDED = 1
+#: Corner bits of a one-sided wall: the wall that ends at its start (or starts
+#: at its end) turns left there, so the walkable side is convex at that corner
+#: and the wedge behind both walls beyond the corner is void too.
+CONVEX_START = 2
+CONVEX_END = 4
+
+
+@njit(cache=True, forceinline=False)
+def separation_point_wall_one_sided(px, py, ax, ay, bx, by, thickness, code):
+    """Signed separation of ``p`` from the one-sided wall ``ab`` (walkable side on its left).
+
+    Returns ``(separation, nx, ny, qx, qy)`` as :func:`separation_point_segment`,
+    with ``n`` the way out towards the walkable side. Beside the wall (``p``
+    projects inside it) the separation is the signed height above its line
+    minus ``thickness``: negative behind it. Beyond an end (or level with it),
+    behind the wall's line or on it, at a corner marked convex in ``code``
+    (:data:`CONVEX_START`, :data:`CONVEX_END`), ``p`` lies in the void wedge
+    behind both walls: minus its distance to the corner (minus
+    ``thickness``). Elsewhere beyond an end the wall is a round end, as a
+    capsule's: a point there is nearer to the neighbouring wall, or as near,
+    and that wall's side decides (a wall alone cannot tell; where two are
+    equally near, the more negative answer is the right one, see
+    :func:`~sidestep.kernels.world.nearest_point`).
+    """
+    ex = bx - ax
+    ey = by - ay
+    ll = ex * ex + ey * ey
+    length = math.sqrt(ll)
+    mx = -ey / length
+    my = ex / length
+    h = (px - ax) * mx + (py - ay) * my
+    f = ((px - ax) * ex + (py - ay) * ey) / ll
+    if 0.0 < f < 1.0:
+        sep = h - thickness
+        return sep, mx, my, px - mx * sep, py - my * sep
+    cx = ax if f <= 0.0 else bx
+    cy = ay if f <= 0.0 else by
+    convex = (code & (CONVEX_START if f <= 0.0 else CONVEX_END)) != 0
+    if convex and h <= 0.0:
+        d = math.sqrt((cx - px) ** 2 + (cy - py) ** 2)
+        if d == 0.0:
+            return -thickness, mx, my, px + mx * thickness, py + my * thickness
+        sep = -d - thickness
+        nx = (cx - px) / d
+        ny = (cy - py) / d
+        return sep, nx, ny, px - nx * sep, py - ny * sep
+    return separation_point_circle(px, py, cx, cy, thickness)
+
+
+@njit(cache=True)
+def corner_codes_one_sided(segments, before, after):
+    """Side codes of one-sided walls, with their convex-corner bits.
+
+    Parameters
+    ----------
+    segments : (n, 4) float64
+        The walls ``[ax, ay, bx, by]``, walkable side on the left.
+    before, after : (n,) int64
+        The wall that ends at this one's start (starts at its end), or -1
+        when there is none or more than one.
+
+    Returns
+    -------
+    (n,) float64
+        :data:`ONE_SIDED` plus :data:`CONVEX_START` / :data:`CONVEX_END`
+        where the boundary turns left at that corner (the walkable side is
+        convex there); a straight or right turn, or an open end, sets no bit.
+    """
+    n = segments.shape[0]
+    out = np.empty(n)
+    for i in range(n):
+        code = ONE_SIDED
+        ex = segments[i, 2] - segments[i, 0]
+        ey = segments[i, 3] - segments[i, 1]
+        j = before[i]
+        if j >= 0:
+            px = segments[j, 2] - segments[j, 0]
+            py = segments[j, 3] - segments[j, 1]
+            if px * ey - py * ex > 0.0:
+                code |= CONVEX_START
+        j = after[i]
+        if j >= 0:
+            nx = segments[j, 2] - segments[j, 0]
+            ny = segments[j, 3] - segments[j, 1]
+            if ex * ny - ey * nx > 0.0:
+                code |= CONVEX_END
+        out[i] = code
+    return out

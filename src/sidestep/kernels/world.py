@@ -3,10 +3,12 @@
 A world reaches the kernels as a :class:`PackedWorld`. Its obstacles appear
 in two forms:
 
-* **items**: capsules ``[ax, ay, bx, by, thickness]`` (a circle is a capsule
-  with ``a == b``; a wall has its collision distance as thickness; box,
-  polygon and grid outlines are segments of thickness 0). Every sweep and
-  every distance outside an obstacle is a segment query on items.
+* **items**: capsules ``[ax, ay, bx, by, thickness, sides]`` (a circle is a
+  capsule with ``a == b``; a wall has its collision distance as thickness; box,
+  polygon and grid outlines are segments of thickness 0; ``sides`` is a
+  :mod:`~sidestep.kernels.segment` side code, non-zero only for one-sided
+  walls, whose back counts as inside). Every sweep and every distance outside
+  an obstacle is a segment query on items.
 * **areas**: the solid insides of boxes, polygons and grids, needed only to
   tell inside from outside and how deep a point lies.
 
@@ -25,7 +27,8 @@ from .grid import contains_point_grid, depth_point_grid
 from .index import cell_coord, clamp, columns_capsule, lower_bound_outside, rows_capsule
 from .polygon import contains_point_polygon, depth_point_polygon
 from .row_queue import next_rows
-from .segment import separation_point_segment, sweep_circle_segment, within_reach_point_segment
+from .segment import (TWO_SIDED, separation_point_segment, separation_point_wall_one_sided,
+                      sweep_circle_segment, within_reach_point_segment)
 
 AREA_BOX = 0
 AREA_POLYGON = 1
@@ -53,7 +56,8 @@ PackedWorld = namedtuple("PackedWorld", [
     "n_areas",      # solid areas
     "n_ids",        # obstacle ids ever given
     "removed",      # whether any obstacle was removed (else every item is alive)
-    "geometry",     # floats: item e is [ax, ay, bx, by, thickness] at geometry + 5 e
+    "one_sided",    # whether any live wall is one-sided (the world has a void)
+    "geometry",     # floats: item e is [ax, ay, bx, by, thickness, sides] at geometry + ITEM e
     "owner",        # ints: obstacle id of item e at owner + e
     "alive",        # small: 1 while obstacle id i is in the world, at alive + i
     "area_kind",    # ints: AREA_BOX, AREA_POLYGON or AREA_GRID of area a
@@ -82,7 +86,11 @@ H_S_ITEMS, H_S_ITEMS_N, H_S_AREAS, H_S_AREAS_N, H_S_CELLS, H_S_CELLS_N, H_S_ALIV
     21, 22, 23, 24, 25, 26, 27
 H_REMOVED = 28   # 1 once any obstacle was removed: only then do queries check alive flags
 H_N_INTS, H_N_FLOATS = 29, 30   # sizes of the int64 and float64 parts of the buffer
-HEADER = 31
+H_ONE_SIDED = 31   # how many live one-sided walls (level boundary pieces) there are
+HEADER = 32
+
+#: Floats per item in the packed geometry: ``[ax, ay, bx, by, thickness, sides]``.
+ITEM = 6
 
 
 @njit(cache=True, forceinline=False)
@@ -107,7 +115,7 @@ def unpack_world(blob):
     areas = Cells(floats[f + 3], floats[f + 4], floats[f + 5], h[H_AREAS_NX], h[H_AREAS_NY],
                   h[H_I_AREAS_START], h[H_S_AREAS])
     return PackedWorld(borrow(floats), borrow(ints), borrow(small), h[H_ITEMS], h[H_AREAS],
-                       h[H_IDS], h[H_REMOVED] != 0,
+                       h[H_IDS], h[H_REMOVED] != 0, h[H_ONE_SIDED] != 0,
                        h[H_F_GEOMETRY], h[H_I_OWNER], h[H_S_ALIVE], h[H_I_KIND],
                        h[H_I_AREA_OWNER], h[H_I_REF], h[H_F_BOUNDS], h[H_F_VERTICES],
                        h[H_I_SHAPE], h[H_F_FRAME], h[H_S_CELLS], items, areas)
@@ -158,8 +166,14 @@ def item_owner_alive(world, e):
 def item_geometry(world, e):
     """Item ``e`` as ``(ax, ay, bx, by, thickness)``."""
     g = world.floats
-    o = world.geometry + 5 * e
+    o = world.geometry + ITEM * e
     return g[o], g[o + 1], g[o + 2], g[o + 3], g[o + 4]
+
+
+@njit(cache=True, forceinline=False, inline="always")
+def item_sides(world, e):
+    """Side code of item ``e`` (:data:`~sidestep.kernels.segment.TWO_SIDED`, or one-sided bits)."""
+    return int(world.floats[world.geometry + ITEM * e + 5])
 
 
 @njit(cache=True, forceinline=False, inline="always")
@@ -171,7 +185,13 @@ def item_within_reach(world, e, px, py, reach):
 
 @njit(cache=True, forceinline=False)
 def separation_item(world, e, px, py):
-    """Signed separation of ``p`` from item ``e``: ``(separation, nx, ny, qx, qy)``."""
+    """Signed separation of ``p`` from item ``e``: ``(separation, nx, ny, qx, qy)``.
+
+    Negative inside a capsule. A one-sided wall counts as a capsule here, as
+    in every sweep and contact: no agent crosses it either way. Only the
+    signed distance to the level's boundary (:func:`nearest_point`) and the
+    free spots of a recovery tell its back (the void) from its front.
+    """
     ax, ay, bx, by, t = item_geometry(world, e)
     return separation_point_segment(px, py, ax, ay, bx, by, t)
 
@@ -313,6 +333,21 @@ def probe_point(world, px, py, reach, work_ints):
     return bo, best, bnx, bny, bqx, bqy
 
 
+@njit(cache=True, forceinline=False)
+def separation_one_sided(world, e, px, py):
+    """Signed separation of ``p`` from the one-sided wall item ``e`` (negative behind it)."""
+    ax, ay, bx, by, t = item_geometry(world, e)
+    return separation_point_wall_one_sided(px, py, ax, ay, bx, by, t, item_sides(world, e))
+
+
+@njit(cache=True, forceinline=False)
+def _behind_more(world, e, other, px, py):
+    # Of two one-sided walls equally near p (at a shared corner), whether e
+    # says p lies deeper (its answer is more negative): the one to believe.
+    return separation_one_sided(world, e, px, py)[0] < \
+        separation_one_sided(world, other, px, py)[0]
+
+
 @njit(cache=True, forceinline=False, inline="always")
 def nearest_point(world, px, py, work_ints):
     """Nearest obstacle surface to ``p``, however far: ``(owner, separation, nx, ny, qx, qy)``.
@@ -320,11 +355,21 @@ def nearest_point(world, px, py, work_ints):
     Searches rings of broadphase cells outwards from ``p`` and stops when the
     cells not yet visited lie farther than the best surface found. ``owner`` is
     -1 (separation ``inf``) in an empty world. ``work_ints`` is scratch.
+
+    The one-sided walls together are the level's boundary, one surface: its
+    signed distance is the distance to the nearest of them, negative when
+    that one has ``p`` behind it
+    (:func:`~sidestep.kernels.segment.separation_point_wall_one_sided`); a
+    wall farther off with ``p`` behind it (the far side of a hole) does not
+    count.
     """
     count, best, bo, bnx, bny, bqx, bqy = inside_areas(world, px, py, work_ints, S_INSIDE)
     cells = world.items
     if cells.nx == 0:
         return bo, best, bnx, bny, bqx, bqy
+    # The nearest one-sided wall (as a capsule): its item and separation.
+    edge = -1
+    edge_sep = math.inf
     ci = clamp(cell_coord(cells, px, cells.origin_x), cells.nx)
     cj = clamp(cell_coord(cells, py, cells.origin_y), cells.ny)
     ring = 0
@@ -345,15 +390,24 @@ def nearest_point(world, px, py, work_ints):
                             work_ints, S_INSIDE, count, item_owner(world, e))):
                         continue
                     sep, nx, ny, qx, qy = separation_item(world, e, px, py)
-                    if sep < best:
+                    if world.one_sided and item_sides(world, e) != TWO_SIDED:
+                        if sep < edge_sep or (sep == edge_sep and
+                                              _behind_more(world, e, edge, px, py)):
+                            edge_sep = sep
+                            edge = e
+                    elif sep < best:
                         best = sep
                         bo = item_owner(world, e)
                         bnx, bny, bqx, bqy = nx, ny, qx, qy
-        if best <= lower_bound_outside(cells, px, py, i0, j0, i1, j1):
+        if min(best, edge_sep) <= lower_bound_outside(cells, px, py, i0, j0, i1, j1):
             break
         if i0 == 0 and j0 == 0 and i1 == cells.nx - 1 and j1 == cells.ny - 1:
             break
         ring += 1
+    if edge >= 0:
+        sep, nx, ny, qx, qy = separation_one_sided(world, edge, px, py)
+        if sep < best:
+            return item_owner(world, edge), sep, nx, ny, qx, qy
     return bo, best, bnx, bny, bqx, bqy
 
 
