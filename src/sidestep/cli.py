@@ -416,8 +416,8 @@ def _run_warmup(args, notice):
     done = warmup(processes=args.processes, on_start=notice.parallel)
     where = numba.config.CACHE_DIR or str(Path(__file__).parent / "kernels" / "__pycache__")
     workers = f" by {done.processes} processes" if done.processes else ""
-    print(f"compiled {len(done.compiled)} kernels{workers} in {done.seconds:.1f} s, "
-          f"{len(done.cached)} were cached; cache: {where}")
+    print(f"compiled {len(done.compiled)} kernel{'' if len(done.compiled) == 1 else 's'}"
+          f"{workers} in {done.seconds:.1f} s, {len(done.cached)} were cached; cache: {where}")
     return 0
 
 

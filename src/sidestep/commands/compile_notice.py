@@ -49,7 +49,7 @@ class CompileNotice(event.Listener):
     def parallel(self, kernels, processes):
         """The notice for ``kernels`` (a list) compiled by ``processes`` worker processes."""
         way = f" on {processes} cores" if processes > 1 else ""
-        self._say(f": {len(kernels)} kernels{way}")
+        self._say(f": {len(kernels)} kernel{'' if len(kernels) == 1 else 's'}{way}")
 
     def on_start(self, ev):
         self._say()
