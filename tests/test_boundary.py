@@ -65,7 +65,8 @@ def test_one_sided_walls_still_block_both_ways():
     world = sidestep.World2D()
     world.add_walls([(0, -5)], [(0, 5)], one_sided=True)      # walkable on the left, x < 0
     assert world.move((-1, 0), (3, 0), radius=0.2).position[0] <= -0.2 + 1e-9
-    assert world.raycast((-1, 0), (1, 0)).hit[0]
+    assert world.raycast((-1, 0), (1, 0)).hit          # one ray in, one answer out
+    assert world.raycast((1, 0), (-1, 0)).hit          # and from the void side
 
 
 def test_removing_an_edge_wall_opens_its_corner():

@@ -200,7 +200,13 @@ def check(level, radius, *, progress=None):
     findings = _degenerate(world, inner)
     duplicates, same = _duplicates(world, inner, families)
     findings += duplicates
-    overlaps, gaps, closed = _pairs(world, radius, families, same, inner, progress)
+    # The level's edge (one-sided walls) lies along what the file draws at its
+    # border (a grid's last cells, a Tiled wall on the map's side): meeting it
+    # is no designer's mistake. Pairs of an edge wall and anything but another
+    # edge wall are left out of the overlap and gap checks.
+    walls = world.geometry("wall")
+    edge = set(walls["ids"][walls["one_sided"]].tolist())
+    overlaps, gaps, closed = _pairs(world, radius, families, same, inner, progress, edge)
     findings += overlaps + gaps
     findings += _blocked_points(world, level, radius, families)
     return Report(name, radius, len(world), tuple(findings),
@@ -292,10 +298,12 @@ def _duplicates(world, inner, families):
     for oid, c, r in zip(g["ids"].tolist(), g["centers"], g["radii"]):
         groups.setdefault(("circle", c[0], c[1], r), []).append(oid)
     g = world.geometry("wall")
-    for oid, a, b, t in zip(g["ids"].tolist(), g["starts"], g["ends"], g["clearance"]):
-        # A wall is the same drawn from either end.
+    for oid, a, b, t, edge in zip(g["ids"].tolist(), g["starts"], g["ends"], g["clearance"],
+                                  g["one_sided"]):
+        # A wall is the same drawn from either end; a level's edge (one-sided)
+        # drawn where the file also has a wall is the edge, not a duplicate.
         ends = sorted([tuple(a), tuple(b)])
-        groups.setdefault(("wall", *ends[0], *ends[1], t), []).append(oid)
+        groups.setdefault(("wall", *ends[0], *ends[1], t, bool(edge)), []).append(oid)
     g = world.geometry("box")
     for oid, lo, hi in zip(g["ids"].tolist(), g["mins"], g["maxs"]):
         groups.setdefault(("box", *lo, *hi), []).append(oid)
@@ -329,8 +337,13 @@ def _ring_key(vertices):
     return min(keys)
 
 
-def _pairs(world, radius, families, same, inner, progress):
-    """Overlaps and narrow gaps between obstacles (and outlines facing themselves)."""
+def _pairs(world, radius, families, same, inner, progress, edge):
+    """Overlaps and narrow gaps between obstacles (and outlines facing themselves).
+
+    ``same`` holds the id pairs of duplicates (reported already); ``edge`` the
+    ids of the level's one-sided edge walls, whose pairs with anything but
+    another edge wall are skipped.
+    """
     geometry, owner = world.segments()
     family_of = np.array([families[int(o)] for o in owner], dtype=object)
     self_pairs = np.isin(family_of, ("polygon", "grid")) if len(owner) else np.zeros(0, bool)
@@ -367,7 +380,7 @@ def _pairs(world, radius, families, same, inner, progress):
     candidates = []
     for k, cross in zip(heads, worst):
         a, b = int(lo[k]), int(hi[k])
-        if (a, b) in same:
+        if (a, b) in same or (a in edge) != (b in edge):
             continue
         walls = families[a] == "wall" and families[b] == "wall"
         if walls:
@@ -393,7 +406,7 @@ def _pairs(world, radius, families, same, inner, progress):
             for container in world.overlapping(inner[oid]).tolist():
                 key = (min(oid, container), max(oid, container))
                 if container != oid and families[container] in SOLID and key not in same \
-                        and key not in overlaps:
+                        and key not in overlaps and (oid in edge) == (container in edge):
                     inside.setdefault(key, []).append(oid)
             if progress is not None:
                 progress(n + 1, len(ids))
