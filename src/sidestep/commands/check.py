@@ -202,8 +202,8 @@ def check(level, radius, *, progress=None):
     findings += duplicates
     # The level's edge (one-sided walls) lies along what the file draws at its
     # border (a grid's last cells, a Tiled wall on the map's side): meeting it
-    # is no designer's mistake. Pairs of an edge wall and anything but another
-    # edge wall are left out of the overlap and gap checks.
+    # is no designer's mistake, so an edge wall and anything but another edge
+    # wall are never reported as overlapping.
     walls = world.geometry("wall")
     edge = set(walls["ids"][walls["one_sided"]].tolist())
     overlaps, gaps, closed = _pairs(world, radius, families, same, inner, progress, edge)
@@ -341,8 +341,8 @@ def _pairs(world, radius, families, same, inner, progress, edge):
     """Overlaps and narrow gaps between obstacles (and outlines facing themselves).
 
     ``same`` holds the id pairs of duplicates (reported already); ``edge`` the
-    ids of the level's one-sided edge walls, whose pairs with anything but
-    another edge wall are skipped.
+    ids of the level's one-sided edge walls, which never overlap anything but
+    another edge wall (narrow gaps to them are found as any other).
     """
     geometry, owner = world.segments()
     family_of = np.array([families[int(o)] for o in owner], dtype=object)
@@ -380,19 +380,25 @@ def _pairs(world, radius, families, same, inner, progress, edge):
     candidates = []
     for k, cross in zip(heads, worst):
         a, b = int(lo[k]), int(hi[k])
-        if (a, b) in same or (a in edge) != (b in edge):
+        if (a, b) in same:
             continue
+        # The level's edge drawn over the file's own border (a grid's last
+        # cells, a Tiled wall on the map's side) is no overlap; a narrow gap
+        # between the edge and an obstacle still is one.
+        may_overlap = (a in edge) == (b in edge)
         walls = families[a] == "wall" and families[b] == "wall"
         if walls:
             # Walls meet at corners and T-junctions, and their bands merge at
             # a corner left open in the drawing: only crossing walls overlap.
             if cross in (CROSSING_PROPER, CROSSING_COLLINEAR):
-                overlaps[(a, b)] = _overlap(families, a, b, sep[k], middle[k], cross)
+                if may_overlap:
+                    overlaps[(a, b)] = _overlap(families, a, b, sep[k], middle[k], cross)
                 continue
             if dist[k] == 0.0 or cross == CROSSING_TOUCH or sep[k] <= TOUCH:
                 continue
         elif sep[k] < -TOUCH or cross == CROSSING_PROPER:
-            overlaps[(a, b)] = _overlap(families, a, b, sep[k], middle[k], cross)
+            if may_overlap:
+                overlaps[(a, b)] = _overlap(families, a, b, sep[k], middle[k], cross)
             continue
         elif sep[k] <= TOUCH:
             continue
