@@ -11,6 +11,7 @@ from .threads import run_rows
 from .kernels import moves as _moves
 from .kernels.polygon import first_crossing_polygon, signed_area_polygon
 from .kernels.grid import boundary_edges_grid
+from .obstacle_ids import ObstacleIds
 from .kernels.world import (AREA_BOX, AREA_GRID, AREA_POLYGON, nearest_points,
                             overlapping_owners, raycast_points)
 from .results import Nearest, RayHits, contacts_from_rows, move_record
@@ -41,7 +42,7 @@ def contacts_from(work, n):
     return contacts_from_rows(rows[:n])
 
 
-class World2D:
+class World2D(ObstacleIds):
     """Obstacles on a plane: circles, walls, boxes, polygons and look-up-table grids.
 
     Parameters
@@ -73,6 +74,8 @@ class World2D:
     >>> world.move((4.0, 4.0), (0.0, 0.0)).stop                 # degenerate: no displacement
     'done'
     """
+
+    _FAMILIES = FAMILIES
 
     def __init__(self, *, skin=tolerances.SKIN, max_iterations=tolerances.MAX_ITERATIONS):
         self._skin = validation.length(skin, "skin", allow_zero=False)
@@ -271,40 +274,6 @@ class World2D:
     def max_iterations(self):
         """Collide-and-slide passes per move."""
         return self._max_iterations
-
-    def remove(self, ids):
-        """Remove obstacles by id (ids already removed or unknown raise ``KeyError``)."""
-        arr = validation.ids(ids, "ids")
-        known = self._store.alive.size
-        for i in arr:
-            if i < 0 or i >= known or self._store.alive.data[i] == 0:
-                raise KeyError(f"no obstacle with id {int(i)} in this world")
-        self._store.remove(arr)
-
-    def __repr__(self):
-        families = self._store.family.view()[self._store.alive.view() != 0]
-        counts = ", ".join(_count(int(n), FAMILIES[f])
-                           for f, n in zip(*np.unique(families, return_counts=True)))
-        return f"World2D({_count(len(families), 'obstacle')}{': ' + counts if counts else ''})"
-
-    def __len__(self):
-        return int(self._store.alive.view().sum())
-
-    def __contains__(self, obstacle_id):
-        a = self._store.alive
-        return isinstance(obstacle_id, (int, np.integer)) and 0 <= obstacle_id < a.size \
-            and bool(a.data[obstacle_id])
-
-    @property
-    def ids(self):
-        """``(n,) int64``: ids of the obstacles in the world."""
-        return np.flatnonzero(self._store.alive.view()).astype(np.int64)
-
-    def family(self, obstacle_id):
-        """Family of an obstacle: ``"circle"``, ``"wall"``, ``"box"``, ``"polygon"`` or ``"grid"``."""
-        if obstacle_id not in self:
-            raise KeyError(f"no obstacle with id {obstacle_id} in this world")
-        return FAMILIES[self._store.family.data[obstacle_id]]
 
     def geometry(self, family):
         """The live obstacles of one family, as arrays (for drawing and saving).
@@ -548,13 +517,6 @@ class World2D:
         r = validation.length(radius, "radius")
         found = overlapping_owners(self._store.pack(), p[0], p[1], r)
         return np.unique(found)
-
-
-def _count(n, noun):
-    """``n`` and ``noun``, plural unless ``n`` is 1: ``"1 box"``, ``"132 boxes"``."""
-    if n == 1:
-        return f"1 {noun}"
-    return f"{n} {noun}{'es' if noun.endswith(('s', 'x')) else 's'}"
 
 
 def _outline_items(vertices, n, k):

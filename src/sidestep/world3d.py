@@ -15,6 +15,7 @@ from .degenerate import surface_kinds
 from .kernels3d import moves as _moves
 from .kernels3d import world as _kw
 from .kernels3d.polygon import first_crossing_panel, newell_normal_polygon, planarity_polygon
+from .obstacle_ids import ObstacleIds
 from .results import Contact, Move, Nearest, RayHits
 from .storage3d import FAMILIES, Store3D
 from .threads import run_rows
@@ -27,17 +28,9 @@ _STOPS = {_moves.STOP_DONE: "done", _moves.STOP_SLID: "slid", _moves.STOP_BLOCKE
           _moves.STOP_MAX_ITERATIONS: "max_iterations", _moves.STOP_STUCK: "stuck",
           _moves.STOP_PUSHED: "pushed"}
 _UPS = {"x": 0, "y": 1, "z": 2}
-_LABELS = {"voxels": "voxel table"}     # family names as counted in repr
 
 
-def _count(n, noun):
-    """``n`` and ``noun``, plural unless ``n`` is 1."""
-    if n == 1:
-        return f"1 {noun}"
-    return f"{n} {noun}{'es' if noun.endswith(('s', 'x')) else 's'}"
-
-
-class World3D:
+class World3D(ObstacleIds):
     """Obstacles in space: panels, triangle meshes, boxes, spheres, upright cylinders,
     voxel tables and heightfields.
 
@@ -65,6 +58,9 @@ class World3D:
     >>> move.stop, bool(world.clearance(move.position) >= 0.25 - 1e-9)
     ('slid', True)
     """
+
+    _FAMILIES = FAMILIES
+    _LABELS = {"voxels": "voxel table"}     # family names as counted in repr
 
     def __init__(self, *, up="y", skin=tolerances.SKIN,
                  max_iterations=tolerances.MAX_ITERATIONS):
@@ -299,11 +295,6 @@ class World3D:
         from .io import save      # here, not at the top: the core never imports I/O
         return save(self, path, spawns=spawns, name=name)
 
-    def remove(self, ids):
-        """Remove obstacles by id (ids already removed or unknown raise ``KeyError``)."""
-        arr = self._known(ids)
-        self._store.remove(arr)
-
     def translate(self, ids, offset):
         """Move obstacles by ``offset`` (kinematic obstacles: doors, lifts, platforms).
 
@@ -319,14 +310,6 @@ class World3D:
         o = validation.point(offset, "offset", dim=3)
         self._store.translate(np.unique(arr), o)
 
-    def _known(self, ids):
-        arr = validation.ids(ids, "ids")
-        known = self._store.alive.size
-        for i in arr:
-            if i < 0 or i >= known or self._store.alive.data[i] == 0:
-                raise KeyError(f"no obstacle with id {int(i)} in this world")
-        return arr
-
     @property
     def up(self):
         """The up axis: ``"x"``, ``"y"`` or ``"z"``."""
@@ -341,32 +324,6 @@ class World3D:
     def max_iterations(self):
         """Collide-and-slide passes per move."""
         return self._max_iterations
-
-    def __repr__(self):
-        families = self._store.family.view()[self._store.alive.view() != 0]
-        counts = ", ".join(_count(int(n), _LABELS.get(FAMILIES[f], FAMILIES[f]))
-                           for f, n in zip(*np.unique(families, return_counts=True)))
-        return f"World3D({_count(len(families), 'obstacle')}{': ' + counts if counts else ''})"
-
-    def __len__(self):
-        return int(self._store.alive.view().sum())
-
-    def __contains__(self, obstacle_id):
-        a = self._store.alive
-        return isinstance(obstacle_id, (int, np.integer)) and 0 <= obstacle_id < a.size \
-            and bool(a.data[obstacle_id])
-
-    @property
-    def ids(self):
-        """``(n,) int64``: ids of the obstacles in the world."""
-        return np.flatnonzero(self._store.alive.view()).astype(np.int64)
-
-    def family(self, obstacle_id):
-        """Family of an obstacle: ``"panel"``, ``"mesh"``, ``"box"``, ``"sphere"``,
-        ``"cylinder"``, ``"voxels"`` or ``"heightfield"``."""
-        if obstacle_id not in self:
-            raise KeyError(f"no obstacle with id {obstacle_id} in this world")
-        return FAMILIES[self._store.family.data[obstacle_id]]
 
     def geometry(self, family):
         """The live obstacles of one family, as arrays (for drawing and saving).

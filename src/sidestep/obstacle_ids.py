@@ -1,0 +1,75 @@
+"""The id bookkeeping :class:`~sidestep.World2D` and :class:`~sidestep.World3D` share.
+
+A world hands out an integer id per obstacle, in order from 0, and never
+reuses one: ``remove`` clears the obstacle's ``alive`` flag in the store. The
+store (:class:`~sidestep.storage.Store`, :class:`~sidestep.storage3d.Store3D`)
+keeps ``alive`` and ``family`` as growable arrays indexed by id; a world class
+names its families in ``_FAMILIES`` (the store's order) and may rename some of
+them for its ``repr`` in ``_LABELS``.
+"""
+import numpy as np
+
+from . import validation
+
+
+def count_noun(n, noun):
+    """``n`` and ``noun``, plural unless ``n`` is 1: ``"1 box"``, ``"132 boxes"``."""
+    if n == 1:
+        return f"1 {noun}"
+    return f"{n} {noun}{'es' if noun.endswith(('s', 'x')) else 's'}"
+
+
+class ObstacleIds:
+    """Ids, membership, families and removal of a world's obstacles (a mixin)."""
+
+    _FAMILIES = ()
+    _LABELS = {}
+
+    def _known(self, ids):
+        """``ids`` as an ``(n,) int64`` array, each one held by this world (else ``KeyError``)."""
+        arr = validation.ids(ids, "ids")
+        known = self._store.alive.size
+        for i in arr:
+            if i < 0 or i >= known or self._store.alive.data[i] == 0:
+                raise KeyError(f"no obstacle with id {int(i)} in this world")
+        return arr
+
+    def remove(self, ids):
+        """Remove obstacles by id (ids already removed or unknown raise ``KeyError``).
+
+        Either every id is removed or, on an error, none is.
+        """
+        self._store.remove(self._known(ids))
+
+    def __len__(self):
+        return int(self._store.alive.view().sum())
+
+    def __contains__(self, obstacle_id):
+        a = self._store.alive
+        return isinstance(obstacle_id, (int, np.integer)) and 0 <= obstacle_id < a.size \
+            and bool(a.data[obstacle_id])
+
+    @property
+    def ids(self):
+        """``(n,) int64``: ids of the obstacles in the world."""
+        return np.flatnonzero(self._store.alive.view()).astype(np.int64)
+
+    def family(self, obstacle_id):
+        """Family of an obstacle, one of the world's family names (``KeyError`` if unknown).
+
+        ``"circle"``, ``"wall"``, ``"box"``, ``"polygon"``, ``"grid"`` in a
+        :class:`~sidestep.World2D`; ``"panel"``, ``"mesh"``, ``"box"``,
+        ``"sphere"``, ``"cylinder"``, ``"voxels"``, ``"heightfield"`` in a
+        :class:`~sidestep.World3D`.
+        """
+        if obstacle_id not in self:
+            raise KeyError(f"no obstacle with id {obstacle_id} in this world")
+        return self._FAMILIES[self._store.family.data[obstacle_id]]
+
+    def __repr__(self):
+        families = self._store.family.view()[self._store.alive.view() != 0]
+        counts = ", ".join(
+            count_noun(int(n), self._LABELS.get(self._FAMILIES[f], self._FAMILIES[f]))
+            for f, n in zip(*np.unique(families, return_counts=True)))
+        return (f"{type(self).__name__}({count_noun(len(families), 'obstacle')}"
+                f"{': ' + counts if counts else ''})")
