@@ -371,15 +371,7 @@ def scene_from_data(data, path):
 
 def _obstacle(doc, family, rec, place):
     """``(id or None, WorldBuilder method, its arguments)`` of one obstacle record."""
-    key = FAMILY_KEYS[family]
-    required, allowed = _RECORD_KEYS[key]
-    doc.mapping(rec, place)
-    if not required <= rec.keys():
-        doc.fail(f"{place}.{min(required - rec.keys())}", "missing key")
-    if not rec.keys() <= allowed:
-        doc.fail(f"{place}.{min(rec.keys() - allowed)}",
-                 f"unknown key; {key} records have {', '.join(sorted(allowed))}")
-    oid = doc.integer(rec["id"], place, "id") if "id" in rec else None
+    oid = doc.record(rec, place, FAMILY_KEYS[family], *_RECORD_KEYS[FAMILY_KEYS[family]])
     if family == "circle":
         return oid, "circles", ([doc.point(rec["center"], place, "center")],
                                 [doc.number(rec["radius"], place, "radius", low=0.0)], [place])
@@ -494,6 +486,17 @@ class _Checker:
         if not isinstance(value, list):
             self.fail(place, f"must be a list, got {_kind(value)}")
         return value
+
+    def record(self, value, place, key, required, allowed):
+        """Check one obstacle record (a mapping with the ``required`` keys and only
+        ``allowed`` ones) of the file's ``key`` list; return its ``id`` or None."""
+        self.mapping(value, place)
+        if not required <= value.keys():
+            self.fail(f"{place}.{min(required - value.keys())}", "missing key")
+        if not value.keys() <= allowed:
+            self.fail(f"{place}.{min(value.keys() - allowed)}",
+                      f"unknown key; {key} records have {', '.join(sorted(allowed))}")
+        return self.integer(value["id"], place, "id") if "id" in value else None
 
     def number(self, value, *where, low=None, open_low=False):
         if isinstance(value, bool) or not isinstance(value, (int, float)):

@@ -223,15 +223,7 @@ def scene_from_data(data, path):
 
 def _obstacle(doc, family, rec, place):
     """``(id or None, World3D method, its arguments)`` of one obstacle record."""
-    key = FAMILY_KEYS[family]
-    required, allowed = _RECORD_KEYS[key]
-    doc.mapping(rec, place)
-    if not required <= rec.keys():
-        doc.fail(f"{place}.{min(required - rec.keys())}", "missing key")
-    if not rec.keys() <= allowed:
-        doc.fail(f"{place}.{min(rec.keys() - allowed)}",
-                 f"unknown key; {key} records have {', '.join(sorted(allowed))}")
-    oid = doc.integer(rec["id"], place, "id") if "id" in rec else None
+    oid = doc.record(rec, place, FAMILY_KEYS[family], *_RECORD_KEYS[FAMILY_KEYS[family]])
     if family in ("panel", "mesh"):
         sides = rec.get("sides", "both")
         if sides not in ("both", "front"):
