@@ -259,7 +259,7 @@ def _gather(world, px, py, rx, ry, radius, skin, margin, wf, wi):
         for i in range(i0, i1 + 1):
             lo, hi = cell_span(world, cells, j * cells.nx + i)
             for t in range(lo, hi):
-                e = world.small[t]
+                e = np.int64(world.small[t])
                 if not item_within_reach(world, e, px, py, farthest) or \
                         not item_owner_alive(world, e) or listed(wi, S_ITEMS, n_planes, e):
                     continue
@@ -348,7 +348,7 @@ def _sweep(world, px, py, vx, vy, radius, skin, n_planes, wi):
         for i in range(i0, i1 + 1):
             lo, hi = cell_span(world, cells, j * cells.nx + i)
             for t in range(lo, hi):
-                e = world.small[t]
+                e = np.int64(world.small[t])
                 if not item_within_reach(world, e, px, py, farthest) or \
                         not item_owner_alive(world, e):
                     continue
@@ -394,7 +394,7 @@ def slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
     total = math.sqrt(dx * dx + dy * dy)
     # Contact fractions are travelled / total; a zero move reports 0.
     scale = 1.0 / total if total > 0.0 else 0.0
-    n_contacts = 0
+    n_contacts = np.int64(0)
     recovered = False
     rem_x = dx
     rem_y = dy
@@ -454,7 +454,7 @@ def slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
             #    planes the answer then presses on join, until it presses on
             #    no other.
             err = 0.0
-            n_active = _pressed(world, px, py, vx, vy, radius, skin, wf, wi, 0, n_planes)
+            n_active = _pressed(world, px, py, vx, vy, radius, skin, wf, wi, np.int64(0), n_planes)
             n_solved = 0
             # Longest sensible answer: the wish plus a little backing off.
             far = (rem_len + _FAR * skin) ** 2
@@ -534,7 +534,7 @@ def slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
 def _overlap_contacts(world, x, y, radius, wf, wi, contacts):
     # Contacts for every obstacle the disc at (x, y) overlaps; returns their count.
     count = penetrations(world, x, y, radius, 0.0, wf, wi)
-    n_contacts = 0
+    n_contacts = np.int64(0)
     for i in range(count):
         if wf[S_SEPARATIONS + i] < 0.0:
             n_contacts = _record(contacts, n_contacts, wi[S_OWNERS + i], wf[S_POINTS + 2 * i],

@@ -278,7 +278,7 @@ def inside_areas(world, px, py, owners, first):
         return count, best, bo, bnx, bny, bqx, bqy
     lo, hi = cell_span(world, cells, j * cells.nx + i)
     for t in range(lo, hi):
-        a = world.small[t]
+        a = np.int64(world.small[t])
         owner = world.ints[world.area_owner + a]
         if not is_alive(world, owner) or not contains_area(world, a, px, py):
             continue
@@ -321,7 +321,7 @@ def probe_point(world, px, py, reach, work_ints):
         for i in range(i0, i1 + 1):
             lo, hi = cell_span(world, cells, j * cells.nx + i)
             for t in range(lo, hi):
-                e = world.small[t]
+                e = np.int64(world.small[t])
                 if not item_owner_alive(world, e) or \
                         (count > 0 and listed(work_ints, S_INSIDE, count, item_owner(world, e))):
                     continue
@@ -368,7 +368,7 @@ def nearest_point(world, px, py, work_ints):
     if cells.nx == 0:
         return bo, best, bnx, bny, bqx, bqy
     # The nearest one-sided wall (as a capsule): its item and separation.
-    edge = -1
+    edge = np.int64(-1)
     edge_sep = math.inf
     ci = clamp(cell_coord(cells, px, cells.origin_x), cells.nx)
     cj = clamp(cell_coord(cells, py, cells.origin_y), cells.ny)
@@ -385,7 +385,7 @@ def nearest_point(world, px, py, work_ints):
                     continue
                 lo, hi = cell_span(world, cells, j * cells.nx + i)
                 for t in range(lo, hi):
-                    e = world.small[t]
+                    e = np.int64(world.small[t])
                     if not item_owner_alive(world, e) or (count > 0 and listed(
                             work_ints, S_INSIDE, count, item_owner(world, e))):
                         continue
@@ -435,7 +435,7 @@ def overlapping_owners(blob, px, py, radius):
         for i in range(i0, i1 + 1):
             lo, hi = cell_span(world, cells, j * cells.nx + i)
             for t in range(lo, hi):
-                e = world.small[t]
+                e = np.int64(world.small[t])
                 owner = item_owner(world, e)
                 if not is_alive(world, owner) or listed(found, 0, n, owner):
                     continue
@@ -512,7 +512,7 @@ def raycast_point(world, ox, oy, dx, dy, max_distance, work_ints):
     while True:
         lo, hi = cell_span(world, cells, j * cells.nx + i)
         for t in range(lo, hi):
-            e = world.small[t]
+            e = np.int64(world.small[t])
             if not item_owner_alive(world, e):
                 continue
             fraction, nx, ny = sweep_item(world, e, ox, oy, sx, sy, 0.0)
@@ -570,7 +570,7 @@ def penetrations(world, px, py, radius, reach, work_floats, work_ints):
         j = cell_coord(cells, py, cells.origin_y)
         lo, hi = cell_span(world, cells, j * cells.nx + i)
         for t in range(lo, hi):
-            a = world.small[t]
+            a = np.int64(world.small[t])
             owner = world.ints[world.area_owner + a]
             if count == MAX_PLANES or not listed(wi, S_INSIDE, n_inside, owner) or \
                     _row_of(wi, S_OWNERS, count, owner) >= 0 or \
@@ -594,7 +594,7 @@ def penetrations(world, px, py, radius, reach, work_floats, work_ints):
         for i in range(i0, i1 + 1):
             lo, hi = cell_span(world, cells, j * cells.nx + i)
             for t in range(lo, hi):
-                e = world.small[t]
+                e = np.int64(world.small[t])
                 if not item_owner_alive(world, e):
                     continue
                 sep, nx, ny, qx, qy = separation_item(world, e, px, py)
