@@ -51,8 +51,10 @@ def test_results_survive_translating_the_world(seed):
     ea = a.move_many(p, d, 0.3)
     eb = b.move_many(p + shift, d, 0.3) - shift
     # At 1e5 a float64 step is 1.5e-11: results agree to rounding (measured:
-    # 640 moves over 20 seeds, the largest difference 4.4e-10). Rounding may
-    # decide whether a corner is grazed now and then (a discontinuity, not an
-    # error), so one move in a hundred may differ by more.
-    close = np.all(np.abs(ea - eb) < 1e-8, axis=1)
-    assert close.mean() >= 0.99
+    # 640 moves over 20 seeds, the largest difference 4.4e-10; the explore
+    # profile found a slide over two contacts 1.0e-8 apart, seed 1628804370,
+    # the rounding of each contact carried through the next). Rounding may
+    # also decide whether a corner is grazed now and then (a discontinuity,
+    # not an error), so one move of the 32 may differ by more.
+    close = np.all(np.abs(ea - eb) < 1e-7, axis=1)
+    assert (~close).sum() <= 1
