@@ -1,7 +1,8 @@
 """sidestep against its peers, measured side by side in one run, and its own scale figures.
 
 Runs the peer benchmark harness of ``../shared/bench`` (W1 forest walk, W2
-crowd step, W4 nearest distance; see its README) with sidestep plugged in
+crowd step, W4 nearest distance, and on request W3 rays against a terrain;
+see its README) with sidestep plugged in
 through ``sidestep_plugin.py`` (W1 twice: through ``Agent.step`` and through
 ``World2D.move``), using the harness's protocol: one fresh process per library
 and round, a pause before each, the order rotated every round.
@@ -12,7 +13,12 @@ Run (a Python that has the peers: ``pip install -e ".[bench]"``)::
     python benchmarks/run.py [--rounds 5] [--pause 3] [--bench ../shared/bench]
                              [--workloads w1 w2 w4] [--no-scale]
 
-Needs ``../shared/bench``; the peers that are not installed are skipped.
+Needs ``../shared/bench``; the peers that are not installed are skipped. W3
+compares every library with open3d's hits, which the harness caches in its
+``results/`` folder: with a read-only ``../shared``, copy the harness
+somewhere writable and pass ``--bench`` (``cp -r ../shared/bench /tmp/bench``)::
+
+    python benchmarks/run.py --workloads w3 --rounds 3 --no-scale --bench /tmp/bench
 """
 import argparse
 import json
@@ -37,11 +43,18 @@ WORKLOADS = {
                          ["pymunk", "python-fcl", "shapely-strtree"], "pymunk"),
     "w4_nearest.py": ({"sidestep": "sidestep_plugin:make_w4"},
                       ["shapely-strtree", "pymunk-point-query"], "shapely-strtree"),
+    "w3_raycast.py": ({"sidestep": "sidestep_plugin:make_w3"},
+                      ["embreex-direct", "open3d-1thread", "open3d-2threads", "pybullet-1thread",
+                       "pybullet-2threads"], "embreex-direct"),
 }
 #: (workload script, sidestep entry) -> the target ratio against the workload's peer
 TARGETS = {("w1_forest_walk.py", "sidestep Agent.step"): 2.0,
            ("w1_forest_walk.py", "sidestep World2D.move"): 1.0,
-           ("w2_crowd_step.py", "sidestep"): 20.0, ("w4_nearest.py", "sidestep"): 10.0}
+           ("w2_crowd_step.py", "sidestep"): 20.0, ("w4_nearest.py", "sidestep"): 10.0,
+           ("w3_raycast.py", "sidestep"): 0.5}
+#: Further peers a sidestep entry is compared with, and the target against each:
+#: W3's rays on two threads against pybullet's on two.
+MORE_TARGETS = {("w3_raycast.py", "sidestep"): {"pybullet-2threads": 5.0}}
 
 STARTUP = """
 import time
@@ -83,6 +96,11 @@ def correctness(workload, c):
         return f"{c['pen_agents_gt_1e6']} agents penetrating (max {c['max_pen_m']:.3g} m)"
     if "false_neg" in c:
         return f"detection only: {c['false_neg']} missed, {c['false_pos']} false"
+    if "hit_miss_disagree" in c:
+        diff = c["max_abs_diff_m"]
+        return (f"{c['hits']:,} hits; {c['hit_miss_disagree']} hit/miss disagreements with "
+                f"{c['vs']}; max difference {diff:.2g} m" if diff is not None else
+                f"{c['hits']:,} hits")
     if "max_abs_dist_err" in c:
         return (f"{c['checked']:,} of {c['queries']:,} checked: max error "
                 f"{c['max_abs_dist_err']:.2g} m, {c['index_mismatch']} index mismatches")
@@ -104,8 +122,11 @@ def main():
     ap.add_argument("--pause", type=float, default=3.0)
     ap.add_argument("--bench", type=Path, default=HERE.parents[1] / "shared" / "bench")
     ap.add_argument("--python", default=sys.executable)
-    ap.add_argument("--workloads", nargs="+", choices=["w1", "w2", "w4"],
-                    default=["w1", "w2", "w4"], help="which workloads to run (default all)")
+    ap.add_argument("--workloads", nargs="+", choices=["w1", "w2", "w3", "w4"],
+                    default=["w1", "w2", "w4"],
+                    help="which workloads to run (default w1 w2 w4; w3 needs open3d, "
+                         "embreex and pybullet, and a --bench folder it can write its "
+                         "reference hits to)")
     ap.add_argument("--no-scale", action="store_true",
                     help="skip the start-up and scale figures")
     args = ap.parse_args()
@@ -131,19 +152,24 @@ def main():
           f"vs peer |")
     print("|---|---|---|---|---|")
     for script, (plugins, peers, key) in workloads.items():
-        key_rates = [x["median"] for x in results.get((script, key), [])]
         for library in list(plugins) + peers:
             recs = results.get((script, library))
             if not recs:
                 continue
             rates = [x["median"] for x in recs]
             med = statistics.median(rates)
-            ratio = f"{med / statistics.median(key_rates):.2f}x {key}" \
-                if key_rates and library in plugins else ""
-            target = f" (target {TARGETS[script, library]:g}x)" if ratio else ""
+            ratios = []
+            if library in plugins:
+                against = {key: TARGETS[script, library],
+                           **MORE_TARGETS.get((script, library), {})}
+                for peer, goal in against.items():
+                    peer_rates = [x["median"] for x in results.get((script, peer), [])]
+                    if peer_rates:
+                        ratios.append(f"{med / statistics.median(peer_rates):.2f}x {peer} "
+                                      f"(target {goal:g}x)")
             print(f"| {recs[0]['workload']} | {library} | {med:,.0f} {recs[0]['metric']} "
                   f"({min(rates):,.0f}-{max(rates):,.0f}) | "
-                  f"{correctness(script, recs[-1].get('correctness'))} | {ratio}{target} |")
+                  f"{correctness(script, recs[-1].get('correctness'))} | {'; '.join(ratios)} |")
     if args.no_scale:
         return
     first, cached = startup(args.python)
