@@ -30,6 +30,12 @@ _STOPS = {_moves.STOP_DONE: "done", _moves.STOP_SLID: "slid", _moves.STOP_BLOCKE
 _UPS = {"x": 0, "y": 1, "z": 2}
 
 
+#: From this many rays on, a batch is cast in the order of its origins' cells
+#: (:func:`~sidestep.kernels3d.world.ray_order`), so that a ray finds the
+#: hierarchy's nodes in the cache; a few rays gain nothing from it.
+RAY_ORDER_ROWS = 4096
+
+
 class World3D(ObstacleIds):
     """Obstacles in space: panels, triangle meshes, boxes, spheres, upright cylinders,
     voxel tables and heightfields.
@@ -521,8 +527,16 @@ class World3D(ObstacleIds):
         dist = np.empty(n)
         normal = np.empty((n, 3))
         point = np.empty((n, 3))
-        run_rows(_kw.raycast_points, n, self._store.pack(), o, unit, md, cull, owner, part,
-                 dist, normal, point)
+        if n < RAY_ORDER_ROWS:
+            order = np.arange(n)
+        else:
+            # Cast in the order of the origins' cells, from copies of the rays
+            # in that order (a ray reading its row from all over a big batch
+            # would wait on memory); each answer goes back to its ray's index.
+            order = _kw.ray_order(o)
+            o, unit, md = o.take(order, axis=0), unit.take(order, axis=0), md.take(order)
+        run_rows(_kw.raycast_points, n, self._store.pack(), o, unit, md, cull, order, owner,
+                 part, dist, normal, point)
         if single:
             return RayHits(bool(owner[0] >= 0), float(dist[0]), normal[0], int(owner[0]),
                            point[0], int(part[0]))

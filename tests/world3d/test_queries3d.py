@@ -130,3 +130,42 @@ def test_remove_and_translate():
     world.remove(door)
     assert not world.raycast((2.5, 1.0, -1.0), (0, 0, 1)).hit
     assert len(world) == 0 and repr(world) == "World3D(0 obstacles)"
+
+
+def test_large_batch_cast_in_cell_order_equals_one_by_one():
+    # From RAY_ORDER_ROWS rays on, a batch is cast in the order of its
+    # origins' cells; every answer must still land at its own ray.
+    from sidestep.world3d import RAY_ORDER_ROWS
+    rng = np.random.default_rng(5)
+    world = sidestep.World3D(up="z")
+    x, y = np.meshgrid(np.arange(30.0), np.arange(30.0), indexing="ij")
+    v = np.column_stack([x.ravel(), y.ravel(), np.sin(x.ravel() / 4) + np.cos(y.ravel() / 5)])
+    a = (np.arange(29)[:, None] * 30 + np.arange(29)[None, :]).ravel()
+    world.add_mesh(v, np.concatenate([np.column_stack([a, a + 30, a + 31]),
+                                      np.column_stack([a, a + 31, a + 1])]))
+    crate = world.add_boxes([(10.0, 10.0, 0.0)], [(12.0, 12.0, 4.0)])[0]
+    n = RAY_ORDER_ROWS + 500
+    o = np.column_stack([rng.uniform(0, 29, (n, 2)), rng.uniform(3, 8, n)])
+    d = np.column_stack([rng.normal(0, 0.5, (n, 2)), -np.ones(n)])
+    hits = world.raycast(o, d, 50.0)
+    assert hits.hit.mean() > 0.8 and crate in hits.obstacle     # some leave over the edge
+    for k in range(0, n, 97):
+        one = world.raycast(o[k], d[k], 50.0)
+        assert (one.obstacle, one.part, one.distance) == \
+            (hits.obstacle[k], hits.part[k], hits.distance[k])
+        np.testing.assert_array_equal(one.normal, hits.normal[k])
+        np.testing.assert_array_equal(one.point, hits.point[k])
+
+
+def test_removed_and_moved_meshes_are_cast_where_they_are():
+    world = sidestep.World3D(up="z")
+    square = [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0)]
+    low = world.add_mesh(np.array(square, float), np.array([[0, 1, 2], [0, 2, 3]]))
+    high = world.add_mesh(np.array(square, float) + (0, 0, 2), np.array([[0, 1, 2], [0, 2, 3]]))
+    down = world.raycast((0.3, 0.6, 5.0), (0.0, 0.0, -1.0))
+    assert down.obstacle == high and down.distance == pytest.approx(3.0)
+    world.remove(high)
+    down = world.raycast((0.3, 0.6, 5.0), (0.0, 0.0, -1.0))
+    assert down.obstacle == low and down.distance == pytest.approx(5.0) and down.part == 1
+    world.translate(low, (0.0, 0.0, 1.0))
+    assert world.raycast((0.3, 0.6, 5.0), (0.0, 0.0, -1.0)).distance == pytest.approx(4.0)

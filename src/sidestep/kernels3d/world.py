@@ -38,7 +38,8 @@ from . import bvh as _bvh
 from .box import ray_box, separation_capsule_box, sweep_capsule_box
 from .cylinder import ray_cylinder, separation_capsule_cylinder, sweep_capsule_cylinder
 from .ground import depth_below_triangle
-from .polygon import ray_polygon, separation_capsule_polygon, sweep_capsule_polygon
+from .polygon import TRIANGLE_ROW as _CORNERS_NORMAL_FRONT
+from .polygon import ray_polygon, ray_triangle, separation_capsule_polygon, sweep_capsule_polygon
 from .sphere import ray_sphere, separation_capsule_sphere, sweep_capsule_sphere
 
 PRIM_POLYGON = 0
@@ -69,7 +70,14 @@ Packed3D = namedtuple("Packed3D", [
     "alive",      # (ids,) uint8
     "flags",      # (1,) int64: F_REMOVED
     "tree",       # the bounding volume hierarchy over the primitives' boxes
+    "triangles",  # (m, TRIANGLE_ROW) float64: row k, the triangle tree.order[k] (NaN: none)
 ])
+
+# A row of Packed3D.triangles: what ray_triangle reads, then the triangle's
+# obstacle id and part (so a hit reads nothing else from memory).
+T_OWNER = _CORNERS_NORMAL_FRONT
+T_PART = T_OWNER + 1
+TRIANGLE_ROW = T_PART + 1
 
 # Scratch per thread (or per agent): flat float and int buffers.
 S_NORMALS = 0                       # floats, (MAX_PLANES, 3)
@@ -432,7 +440,23 @@ def raycast_point(world, ox, oy, oz, ux, uy, uz, max_distance, cull, nodes, keys
                                                    iy, iz, limit)
         if count == 0:
             break
+        rows = world.triangles
         for k in range(first, first + count):
+            if rows[k, 0] == rows[k, 0]:
+                # A triangle (not NaN): everything about it is in this row,
+                # the leaf's rows one after the other.
+                o = int(rows[k, T_OWNER])
+                if world.flags[F_REMOVED] != 0 and world.alive[o] == 0:
+                    continue
+                t, nx, ny, nz = ray_triangle(ox, oy, oz, ux, uy, uz, limit, rows, k,
+                                             cull != 0 or rows[k, 12] != 0.0)
+                if t < best:
+                    best = t
+                    limit = t
+                    bo = o
+                    bp = int(rows[k, T_PART])
+                    bnx, bny, bnz = nx, ny, nz
+                continue
             e = tree.order[k]
             if not prim_alive(world, e):
                 continue
@@ -484,11 +508,14 @@ def nearest_points(world, points, owner, part, separation, normal, surface, queu
 
 
 @njit(cache=True, nogil=True)
-def raycast_points(world, origins, directions, max_distance, cull, owner, part, distance,
-                   normal, point, queue):
+def raycast_points(world, origins, directions, max_distance, cull, index, owner, part,
+                   distance, normal, point, queue):
     """:func:`raycast_point` for the rays taken from ``queue`` (unit ``directions``).
 
-    ``point`` gets the hit point (NaN on a miss).
+    The answer for row ``r`` goes to index ``index[r]`` of the outputs: a batch
+    is cast in :func:`ray_order` from copies of its rows in that order, and
+    each answer lands where its ray was. ``point`` gets the hit point (NaN on
+    a miss).
     """
     nodes, keys, state = _cursor(world.tree)
     while True:
@@ -500,14 +527,60 @@ def raycast_points(world, origins, directions, max_distance, cull, owner, part, 
                                                  origins[r, 2], directions[r, 0],
                                                  directions[r, 1], directions[r, 2],
                                                  max_distance[r], cull, nodes, keys, state)
-            owner[r] = o
-            part[r] = pt
-            distance[r] = t
-            normal[r, 0] = nx
-            normal[r, 1] = ny
-            normal[r, 2] = nz
+            i = index[r]
+            owner[i] = o
+            part[i] = pt
+            distance[i] = t
+            normal[i, 0] = nx
+            normal[i, 1] = ny
+            normal[i, 2] = nz
             for a in range(3):
-                point[r, a] = origins[r, a] + t * directions[r, a] if o >= 0 else math.nan
+                point[i, a] = origins[r, a] + t * directions[r, a] if o >= 0 else math.nan
+
+
+#: Bits per axis of the cells :func:`ray_order` sorts origins into: 64 cells
+#: across the batch's extent on each axis.
+ORDER_BITS = 6
+
+
+@njit(cache=True)
+def ray_order(origins):
+    """The order to cast a batch of rays in: ``(n,) int64``, origins cell by cell.
+
+    Each origin gets the Morton code of its cell on a grid of
+    ``2**ORDER_BITS`` cells per axis spanning the batch's bounds, and a
+    counting sort by that code (stable: rays of one cell keep their order)
+    puts rays that start near each other one after the other, so that a ray
+    finds the hierarchy's nodes its neighbour just walked in the cache. The
+    answers do not depend on the order, only the time.
+    """
+    n = origins.shape[0]
+    order = np.arange(n)
+    if n == 0:
+        return order
+    lo = np.empty(3)
+    per_unit = np.empty(3)
+    cells = (1 << ORDER_BITS) - 1
+    for a in range(3):
+        lo[a] = origins[:, a].min()
+        span = origins[:, a].max() - lo[a]
+        per_unit[a] = cells / span if span > 0.0 else 0.0
+    codes = np.empty(n, dtype=np.int64)
+    start = np.zeros((1 << (3 * ORDER_BITS)) + 1, dtype=np.int64)
+    for r in range(n):
+        code = 0
+        for a in range(3):
+            c = int((origins[r, a] - lo[a]) * per_unit[a])
+            for b in range(ORDER_BITS):
+                code |= ((c >> b) & 1) << (3 * b + a)
+        codes[r] = code
+        start[code + 1] += 1
+    for k in range(1, start.shape[0]):
+        start[k] += start[k - 1]
+    for r in range(n):
+        order[start[codes[r]]] = r
+        start[codes[r]] += 1
+    return order
 
 
 @njit(cache=True)
@@ -543,6 +616,31 @@ def overlapping_owners(world, px, py, pz, radius, half, up):
 def pack(kind, owner, part, params, vertices, loop, alive, removed):
     """The world as the kernels read it: a :class:`Packed3D` with a fresh hierarchy."""
     boxes = primitive_boxes(kind, params, vertices, loop)
+    tree = _bvh.build_bvh(boxes)
     return Packed3D(kind.copy(), owner.copy(), part.copy(), params.copy(), vertices.copy(),
                     loop.copy(), alive.copy(), np.array([1 if removed else 0], dtype=np.int64),
-                    _bvh.build_bvh(boxes))
+                    tree, triangle_rows(kind, owner, part, params, vertices, loop, tree.order))
+
+
+def triangle_rows(kind, owner, part, params, vertices, loop, order):
+    """``(m, TRIANGLE_ROW)``: row ``k`` the corners, normal, front flag, obstacle id
+    and part of the primitive ``order[k]`` if it is a triangle (a 3-corner
+    panel or a mesh triangle), NaN otherwise
+    (:func:`~sidestep.kernels3d.polygon.ray_triangle` reads the first 13).
+
+    Rows follow the hierarchy's leaf order, so a ray testing a leaf's
+    triangles reads consecutive rows and nothing else. 120 bytes per primitive.
+    """
+    rows = np.full((len(order), TRIANGLE_ROW), np.nan)
+    if len(order) == 0:
+        return rows
+    p = params[order]
+    tri = (kind[order] == PRIM_POLYGON) & (p[:, P_COUNT] == 3)
+    first = p[tri, P_FIRST].astype(np.int64)
+    for c in range(3):
+        rows[tri, 3 * c:3 * c + 3] = vertices[loop[first + c]]
+    rows[tri, 9:12] = p[tri, P_NX:P_NZ + 1]
+    rows[tri, 12] = p[tri, P_FRONT]
+    rows[tri, T_OWNER] = owner[order[tri]]
+    rows[tri, T_PART] = part[order[tri]]
+    return rows
