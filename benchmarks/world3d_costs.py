@@ -6,7 +6,8 @@ triangle size (a sampled height function, 1 m cells): the time to build the
 bounding volume hierarchy, its bytes per triangle, and the median time of one
 ``World3D.move`` of a capsule (radius 0.3 m, 1.8 m tall) walking over the
 surface (each move 0.15 m with a small pull down, as a character's frame),
-and of ``move_many`` per agent. If the hierarchy works, the cost of a move
+and of ``move_many`` per agent. ``B/tri`` is the hierarchy's bytes per
+triangle, ``rows B/tri`` those of the triangle rows rays read. If the hierarchy works, the cost of a move
 stays nearly flat as the level grows a hundredfold.
 
 Run: ``python benchmarks/world3d_costs.py [--sizes 10000 1000000] [--repeats R]``
@@ -80,8 +81,9 @@ def measure(name, vertices, triangles, repeats, rng):
     t0 = time.perf_counter()
     world.move_many(p, d, radius=0.3, height=1.8)
     many = (time.perf_counter() - t0) / len(p)
+    rows = world._store.pack().triangles.nbytes
     print(f"{name:>24} {len(triangles):>10,} {build:>9.2f} s {tree_bytes(world) / len(triangles):>8.0f}"
-          f" {move * 1e6:>10.1f} us {many * 1e6:>10.2f} us")
+          f" {rows / len(triangles):>8.0f} {move * 1e6:>10.1f} us {many * 1e6:>10.2f} us")
     return move
 
 
@@ -95,8 +97,8 @@ def main():
     warm.add_mesh(*terrain(200))
     warm.move((5.0, 5.0, 5.0), (0.1, -0.1, 0.1), radius=0.3, height=1.8)
     warm.move_many(np.full((1, 3), 5.0), np.full((1, 3), 0.1), radius=0.3, height=1.8)
-    print(f"{'level':>24} {'triangles':>10} {'build':>11} {'B/tri':>8} {'move':>13} "
-          f"{'move_many/agent':>13}")
+    print(f"{'level':>24} {'triangles':>10} {'build':>11} {'B/tri':>8} {'rows B/tri':>8} "
+          f"{'move':>13} {'move_many/agent':>13}")
     if DUNGEON.is_file():
         level = sidestep.load(DUNGEON)
         g = level.world.geometry("mesh")
