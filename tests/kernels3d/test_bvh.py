@@ -294,15 +294,15 @@ direction = st.tuples(st.sampled_from([-1.0, 0.0, 0.3, 1.0, -1e-7]),
 
 
 @given(box_sets(), st.data())
-def test_ray_visits_every_box_it_enters_near_to_far(case, data):
+def test_ray_visits_every_box_it_enters_once(case, data):
     boxes, offset = case
     tree = build_bvh(boxes)
     o = np.array([data.draw(coordinate) for _ in range(3)]) + offset
     d = np.array(data.draw(direction)) * data.draw(st.sampled_from([1.0, 10.0, 1e3]))
     t_max = data.draw(st.sampled_from([math.inf, 1.0, 0.05]))
     leaves, _ = walk_ray(tree, boxes, o, d, t_max)
-    entered = [t for _, _, t in leaves]
-    assert entered == sorted(entered)
+    assert len({first for first, _, _ in leaves}) == len(leaves)        # each leaf once
+    assert all(t <= t_max for _, _, t in leaves)
     visited = ids_of(tree, leaves)
     assert len(visited) == sum(c for _, c, _ in leaves)
     expected = {p for p in range(len(boxes)) if ray_enter(boxes[p], o, d, t_max) is not None}
@@ -318,8 +318,7 @@ def test_ray_with_a_shrinking_limit_finds_the_nearest_box(case, data):
     leaves, t_hit = walk_ray(tree, boxes, o, d, shrink=True)
     hits = [t for t in (ray_enter(b, o, d, math.inf) for b in boxes) if t is not None]
     assert t_hit == (min(hits) if hits else math.inf)
-    # Leaves entered beyond the nearest hit are skipped.
-    assert all(t <= t_hit for _, _, t in leaves)
+    assert len({first for first, _, _ in leaves}) == len(leaves)        # each leaf once
 
 
 def test_ray_order_is_near_to_far_along_a_row_of_boxes():
@@ -331,9 +330,11 @@ def test_ray_order_is_near_to_far_along_a_row_of_boxes():
     assert [t for _, _, t in back] == [60.0 - x - 0.5 for x in range(49, -1, -1)]
 
 
-def test_ray_order_is_near_to_far_through_overlapping_boxes():
-    # Long boxes overlapping along the ray: many subtrees wait in the heap at
-    # once, so a heap that loses its order shows here.
+def test_ray_through_overlapping_boxes_meets_each_once_and_nearest_keeps_order():
+    # Long boxes overlapping along the ray: many subtrees wait on the ray's
+    # stack at once; each box is met once, at its own entry distance, and
+    # with a shrinking limit the nearest is found. The nearest cursor is
+    # best first: a heap that loses its order shows here.
     rng = np.random.default_rng(5)
     x = rng.uniform(0.0, 100.0, 300)
     boxes = np.column_stack([x, rng.uniform(-1, 0, 300), rng.uniform(-1, 0, 300),
@@ -341,7 +342,9 @@ def test_ray_order_is_near_to_far_through_overlapping_boxes():
                              rng.uniform(0, 1, 300)])
     tree = build_bvh(boxes, max_leaf=1)
     leaves, _ = walk_ray(tree, boxes, (-1.0, 0.0, 0.0), (1.0, 0.0, 0.0))
-    assert [t for _, _, t in leaves] == sorted(x + 1.0)
+    assert sorted(t for _, _, t in leaves) == sorted(x + 1.0)
+    _, t_hit = walk_ray(tree, boxes, (-1.0, 0.0, 0.0), (1.0, 0.0, 0.0), shrink=True)
+    assert t_hit == min(x) + 1.0
     near, _ = walk_nearest(tree, boxes, (-1.0, 0.0, 0.0))
     assert [dist for _, _, dist in near] == sorted(x + 1.0)
 

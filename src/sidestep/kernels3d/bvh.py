@@ -34,9 +34,12 @@ tests the primitives ``order[first:first + count]`` itself::
 
 ``nodes`` (int32) and ``keys`` (float64) are scratch of
 :func:`cursor_size` entries and ``state`` an int64 array of 1, one set per
-thread. Ray and nearest cursors are best first (a heap keyed by the
-distance to the box), so leaves come strictly near to far and a caller that
-shrinks ``t_max`` or its bound skips everything beyond.
+thread. The nearest cursor is best first (a heap keyed by the distance to
+the box): leaves come strictly near to far. The ray cursor goes depth first,
+the nearer child first, the other waiting on a stack with its entry
+distance (a ray through a big mesh meets one leaf or two, and a heap's work
+per node cost more than the order saves). Either way a caller that shrinks
+``t_max`` or its bound skips everything beyond.
 
 Moving primitives (a translated kinematic obstacle): :func:`refit` for many,
 :func:`refit_primitives` for a few (each walks up from its leaf). Removing:
@@ -618,35 +621,54 @@ def start_ray(tree, nodes, keys, state, ox, oy, oz, ix, iy, iz, t_max):
     if tree.boxes.shape[0] > 0:
         t = enter_ray_box(tree.boxes, 0, ox, oy, oz, ix, iy, iz, t_max)
         if t < math.inf:
-            _push(nodes, keys, state, 0, t)
+            nodes[0] = 0
+            keys[0] = t
+            state[0] = 1
 
 
 @njit(cache=True)
 def next_leaf_ray(tree, nodes, keys, state, ox, oy, oz, ix, iy, iz, t_max):
-    """The next leaf whose box the ray enters before ``t_max``, near to far.
+    """The next leaf whose box the ray enters before ``t_max``: depth first, nearer child first.
 
     Returns ``(first, count, t_enter)``: primitives
     ``tree.order[first:first + count]`` and the ray parameter where it enters
-    the leaf's box (``t_enter`` never decreases from one call to the next);
-    ``count == 0`` when none is left. ``t_max`` may shrink between calls (to
-    the nearest hit so far): leaves beyond it are never returned.
+    the leaf's box; ``count == 0`` when none is left. ``t_max`` may shrink
+    between calls (to the nearest hit so far): a subtree the ray enters
+    beyond it is never opened. Every leaf the ray enters before the final
+    ``t_max`` is returned once. Of two siblings the one the ray enters first
+    is opened first, and the other waits on a stack with its entry distance:
+    leaves come roughly near to far. A heap would make the order strict, at
+    a heap's cost per node; the nearest hit is the same either way.
     """
     boxes = tree.boxes
     links = tree.links
-    while state[0] > 0:
-        if keys[0] > t_max:
-            state[0] = 0        # every other entry is at least as far
-            break
-        t_node = keys[0]
-        node = _pop(nodes, keys, state)
+    top = state[0]
+    while top > 0:
+        top -= 1
+        t_node = keys[top]
+        if t_node > t_max:
+            continue
+        node = nodes[top]
         count = links[node, 1]
         if count > 0:
+            state[0] = top
             return links[node, 0], count, t_node
         left = links[node, 0]
-        for child in range(left, left + 2):
-            t = enter_ray_box(boxes, child, ox, oy, oz, ix, iy, iz, t_max)
-            if t < math.inf:
-                _push(nodes, keys, state, child, t)
+        t_left = enter_ray_box(boxes, left, ox, oy, oz, ix, iy, iz, t_max)
+        t_right = enter_ray_box(boxes, left + 1, ox, oy, oz, ix, iy, iz, t_max)
+        # Push the farther child first, so that the nearer one is opened next.
+        near, t_near, far, t_far = left, t_left, left + 1, t_right
+        if t_right < t_left:
+            near, t_near, far, t_far = left + 1, t_right, left, t_left
+        if t_far < math.inf:
+            nodes[top] = far
+            keys[top] = t_far
+            top += 1
+        if t_near < math.inf:
+            nodes[top] = near
+            keys[top] = t_near
+            top += 1
+    state[0] = 0
     return 0, 0, math.inf
 
 

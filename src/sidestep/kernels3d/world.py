@@ -420,8 +420,8 @@ def raycast_point(world, ox, oy, oz, ux, uy, uz, max_distance, cull, nodes, keys
 
     Returns ``(owner, part, t, nx, ny, nz)``; ``owner`` -1 and ``inf`` on a
     miss. A ray that starts inside a solid (or on any surface) hits it at 0,
-    with the surface's normal. Leaves come near to far along the ray and the
-    walk stops at the first leaf entered beyond the nearest hit.
+    with the surface's normal. The walk never opens a subtree the ray enters
+    beyond the nearest hit found so far.
     """
     bo = -1
     bp = -1
