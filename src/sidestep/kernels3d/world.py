@@ -414,7 +414,7 @@ def nearest_point(world, px, py, pz, nodes, keys, state):
     return bo, bp, best, bnx, bny, bnz, bqx, bqy, bqz
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def raycast_point(world, ox, oy, oz, ux, uy, uz, max_distance, cull, nodes, keys, state):
     """First obstacle surface along the ray ``o + t u`` (``u`` unit, ``t <= max_distance``).
 
