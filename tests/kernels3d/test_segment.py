@@ -157,3 +157,15 @@ def test_sweep_of_nearly_parallel_segments_does_not_divide_by_zero():
     f, nx, ny, nz, *_ = sweep_capsule_segment(0, 0, 2, 1, 6.269467e-11, 2, 0, 0, -1, 1.0,
                                               0, 0, 0.5, 1, 0, 0.5)
     assert f == pytest.approx(0.5) and (nx, ny, nz) == pytest.approx((0, 0, 1))
+
+
+@pytest.mark.parametrize("length", [3.5e-280, 1e-200, 1e-160])
+def test_sweep_of_a_core_far_shorter_than_1e_154_is_the_sweep_of_a_point(length):
+    # Regression (found by the explore profile, through a box and a triangle):
+    # a core 3.5e-280 long crossing an edge; |d1 x d2|^2 underflowed to 0 and
+    # the interior event divided by it. Such a core is a point to the
+    # end-point events, which give the same contact.
+    point = sweep_capsule_segment(0, 0, 0, 0, 0, 0, 1, 0, 0, 0.5, 1, -1, 0, 1, 1, 0)
+    tiny = sweep_capsule_segment(0, 0, 0, 0, 0, length, 1, 0, 0, 0.5, 1, -1, 0, 1, 1, 0)
+    assert tiny[0] == pytest.approx(point[0]) == pytest.approx(0.5)
+    assert tiny[1:4] == pytest.approx(point[1:4])
