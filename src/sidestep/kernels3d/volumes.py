@@ -274,6 +274,16 @@ def contains(a, b, tol, work):
     CONTAINS when every point of ``b`` lies in ``a`` (closed volumes: on the
     boundary counts, within ``tol``).
     """
+    if a[KIND] == POLYTOPE and b[KIND] != RAY:
+        # The common culling answer first: b wholly beyond one face of a.
+        for j in range(6):
+            k = PLANES + 4 * j
+            lo = math.inf
+            for i in range(_n_verts(b)):
+                m = VERTS + 3 * i
+                lo = min(lo, a[k] * b[m] + a[k + 1] * b[m + 1] + a[k + 2] * b[m + 2])
+            if lo - b[RADIUS] - a[k + 3] > tol:
+                return DISJOINT
     if b[KIND] == RAY:
         # Only a ray holds a ray: same direction, its origin on the outer ray.
         if a[KIND] == RAY:
