@@ -134,3 +134,28 @@ def test_from_matrix_equals_the_parameters(convention):
     got = Frustum.from_matrix(o @ view, convention=convention)
     want = Frustum.orthographic(eye, target, up, w, h, n, f)
     np.testing.assert_allclose(got.corners, want.corners, atol=1e-8)
+
+
+@settings(max_examples=30)
+@given(st.integers(0, 10 ** 6), st.integers(1, 40), st.sampled_from([2, 3]))
+def test_enclosing_sphere_is_the_smallest(seed, n, dim):
+    rng = np.random.default_rng(seed)
+    pts = rng.normal(size=(n, dim)) * rng.uniform(0.1, 10)
+    s = Sphere.enclosing(pts)
+    d = np.linalg.norm(pts - s.center, axis=1)
+    assert np.all(d <= s.radius * (1 + 1e-9) + 1e-12)
+    # Smallest: the points on the boundary hold the centre in their hull, so no move of
+    # the centre shrinks the radius; check against small moves in many directions.
+    for v in rng.normal(size=(50, dim)):
+        c = np.array(s.center) + 1e-4 * s.radius * v / np.linalg.norm(v)
+        assert np.max(np.linalg.norm(pts - c, axis=1)) >= s.radius * (1 - 1e-9)
+    assert Sphere.enclosing(pts, seed=5).radius == pytest.approx(s.radius, rel=1e-9, abs=1e-12)
+
+
+def test_sphere_merge_and_grow():
+    a, b = Sphere((0, 0), 1.0), Sphere((4, 0), 1.0)
+    m = a.merge(b)
+    assert m.center == pytest.approx((2, 0)) and m.radius == pytest.approx(3.0)
+    assert m.contains(a) == m.contains(b) == Containment.CONTAINS
+    assert a.merge(Sphere((0.5, 0), 0.2)) is a
+    assert a.grow(1).radius == 2.0

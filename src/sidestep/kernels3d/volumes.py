@@ -397,3 +397,93 @@ def contains_spheres(a, centers, radii, tol, out, queue):
                 item[VERTS + 3 + j] = centers[i, j]
             item[RADIUS] = radii[i]
             out[i] = contains(a, item, tol, work)
+
+
+@njit(cache=True)
+def _det3(a, b, c):
+    return (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0])
+            + a[2] * (b[0] * c[1] - b[1] * c[0]))
+
+
+@njit(cache=True)
+def _ball_through(p, idx, count):
+    # The smallest ball with points p[idx[:count]] on its boundary (count 1 to 4).
+    a = p[idx[0]]
+    if count == 1:
+        return a[0], a[1], a[2], 0.0
+    b = p[idx[1]] - a
+    if count == 2:
+        return (a[0] + 0.5 * b[0], a[1] + 0.5 * b[1], a[2] + 0.5 * b[2],
+                0.5 * math.sqrt(b[0] ** 2 + b[1] ** 2 + b[2] ** 2))
+    c = p[idx[2]] - a
+    m = np.empty((3, 3))
+    rhs = np.empty(3)
+    m[0], rhs[0] = b, 0.5 * (b[0] ** 2 + b[1] ** 2 + b[2] ** 2)
+    m[1], rhs[1] = c, 0.5 * (c[0] ** 2 + c[1] ** 2 + c[2] ** 2)
+    if count == 3:
+        # The centre lies in the plane of the three points.
+        m[2] = np.array([b[1] * c[2] - b[2] * c[1], b[2] * c[0] - b[0] * c[2],
+                         b[0] * c[1] - b[1] * c[0]])
+        rhs[2] = 0.0
+    else:
+        d = p[idx[3]] - a
+        m[2], rhs[2] = d, 0.5 * (d[0] ** 2 + d[1] ** 2 + d[2] ** 2)
+    det = _det3(m[0], m[1], m[2])
+    if abs(det) <= 1e-300:
+        return math.nan, 0.0, 0.0, -1.0
+    x = np.empty(3)
+    for j in range(3):                      # Cramer's rule
+        col = m.copy()
+        col[:, j] = rhs
+        x[j] = _det3(col[0], col[1], col[2]) / det
+    return a[0] + x[0], a[1] + x[1], a[2] + x[2], math.sqrt(x[0] ** 2 + x[1] ** 2 + x[2] ** 2)
+
+
+@njit(cache=True)
+def _outside(p, cx, cy, cz, r):
+    d = math.sqrt((p[0] - cx) ** 2 + (p[1] - cy) ** 2 + (p[2] - cz) ** 2)
+    return d > r * (1.0 + 1e-12) + 1e-12
+
+
+@njit(cache=True)
+def enclosing_sphere(points, flat):
+    """The smallest ball holding ``points (n, 3)`` (a disc in ``z = 0`` when ``flat``).
+
+    Welzl's algorithm in its iterative form (the points in the caller's
+    shuffled order; each point found outside restarts the scan with it on the
+    boundary, up to four boundary points, three when flat): expected linear
+    time, exact up to rounding. Returns ``(cx, cy, cz, r)``.
+    """
+    n = points.shape[0]
+    idx = np.zeros(4, dtype=np.int64)
+    levels = 3 if flat else 4
+    cx, cy, cz, r = points[0, 0], points[0, 1], points[0, 2], 0.0
+    for i in range(1, n):
+        if not _outside(points[i], cx, cy, cz, r):
+            continue
+        idx[0] = i
+        cx, cy, cz, r = _ball_through(points, idx, 1)
+        for j in range(i):
+            if not _outside(points[j], cx, cy, cz, r):
+                continue
+            idx[1] = j
+            cx, cy, cz, r = _ball_through(points, idx, 2)
+            if levels < 3:
+                continue
+            for k in range(j):
+                if not _outside(points[k], cx, cy, cz, r):
+                    continue
+                idx[2] = k
+                nx, ny, nz, nr = _ball_through(points, idx, 3)
+                if nr >= 0.0:
+                    cx, cy, cz, r = nx, ny, nz, nr
+                if levels < 4:
+                    continue
+                for m in range(k):
+                    if not _outside(points[m], cx, cy, cz, r):
+                        continue
+                    idx[3] = m
+                    nx, ny, nz, nr = _ball_through(points, idx, 4)
+                    if nr >= 0.0:
+                        cx, cy, cz, r = nx, ny, nz, nr
+    return cx, cy, cz, r

@@ -149,6 +149,45 @@ class Sphere(Volume):
     def _anchor(self):
         return self.center
 
+    @classmethod
+    def enclosing(cls, points, seed=0):
+        """The smallest sphere (disc in 2D) holding ``points (n, 2|3)``, exact.
+
+        Welzl's algorithm (:func:`~sidestep.kernels3d.volumes.enclosing_sphere`)
+        over the points shuffled with ``seed`` (the answer does not depend on
+        it, up to rounding); its radius is grown by 1e-12 relative so every
+        point tests inside.
+        """
+        arr = validation.as_float_array(points, "points")
+        if arr.ndim != 2 or arr.shape[0] == 0 or arr.shape[1] not in (2, 3):
+            raise ValueError(f"points must have shape (n, 2) or (n, 3), n >= 1, "
+                             f"got shape {arr.shape}")
+        dim = arr.shape[1]
+        validation.points(arr, "points", dim=dim)
+        lifted = np.zeros((len(arr), 3))
+        lifted[:, :dim] = arr
+        lifted = lifted[np.random.default_rng(seed).permutation(len(arr))]
+        cx, cy, cz, r = kv.enclosing_sphere(lifted, dim == 2)
+        center = (cx, cy, cz)[:dim]
+        far = float(np.max(np.linalg.norm(arr - center, axis=1)))
+        return cls(center, max(r, far))
+
+    def merge(self, other):
+        """The smallest sphere holding this sphere and sphere ``other``."""
+        self._check_dim(other)
+        c0, c1 = np.array(self.center), np.array(other.center)
+        d = float(np.linalg.norm(c1 - c0))
+        if d + other.radius <= self.radius:
+            return self
+        if d + self.radius <= other.radius:
+            return other
+        r = 0.5 * (d + self.radius + other.radius)
+        return Sphere(c0 + (c1 - c0) * ((r - self.radius) / d), r)
+
+    def grow(self, amount):
+        """This sphere with its radius grown by ``amount`` (>= 0)."""
+        return Sphere(self.center, self.radius + validation.length(amount, "amount"))
+
     def _pack(self):
         return packing.rounded(self.center, self.center, self.radius, self.dim)
 
