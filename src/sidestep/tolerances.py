@@ -63,3 +63,8 @@ PANEL_FLATNESS = 1e-6
 #: more. Jolt and Bullet use a few degrees for the same purpose; 10 degrees
 #: covers terrain sampled at a metre with slopes changing by 15 % per metre.
 SMOOTH_EDGE_ANGLE = 0.17453292519943295
+
+#: Bounding volumes (:mod:`sidestep.volumes`): two volumes closer than this
+#: (in length units) touch; a point this far outside a volume's boundary is
+#: still on it. Volumes are closed, so touching counts as intersecting.
+VOLUME_TOLERANCE = 1e-9

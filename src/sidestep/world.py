@@ -511,6 +511,16 @@ class World2D(ObstacleIds):
                            point[0])
         return RayHits(owner >= 0, dist, normal, owner, point)
 
+    def query(self, volume):
+        """The obstacles a bounding volume touches, and each one's state.
+
+        Returns a :class:`~sidestep.volumes.query.Query` (``obstacle`` ids,
+        ``state`` int8 :class:`~sidestep.volumes.Containment` values); see
+        :func:`sidestep.volumes.query.query_2d` for which families are exact.
+        """
+        from .volumes.query import query_2d
+        return query_2d(self, volume)
+
     def overlapping(self, point, radius=0.0):
         """Ids of the obstacles a disc of ``radius`` at ``point`` touches or overlaps (sorted)."""
         p = validation.point(point, "point")

@@ -542,6 +542,16 @@ class World3D(ObstacleIds):
                            point[0], int(part[0]))
         return RayHits(owner >= 0, dist, normal, owner, point, part)
 
+    def query(self, volume):
+        """The obstacles a bounding volume touches, and each one's state.
+
+        Returns a :class:`~sidestep.volumes.query.Query` (``obstacle`` ids,
+        ``state`` int8 :class:`~sidestep.volumes.Containment` values); see
+        :func:`sidestep.volumes.query.query_3d` for which families are exact.
+        """
+        from .volumes.query import query_3d
+        return query_3d(self, volume)
+
     def overlapping(self, center, radius=0.0, height=0.0):
         """Ids of the obstacles a sphere (or upright capsule) at ``center`` touches (sorted)."""
         c = validation.point(center, "center", dim=3)

@@ -1,0 +1,489 @@
+"""Bounding volumes against each other: containment, intersection, entry distance.
+
+Every volume of :mod:`sidestep.volumes` reaches these kernels packed in one
+float64 array (see ``pack_*`` in :mod:`sidestep.volumes.packing`), 2D
+volumes lying in the plane ``z = 0``:
+
+* ``[KIND]``: :data:`ROUNDED` (a core segment ``v0 v1`` grown by ``RADIUS``:
+  points, segments, spheres, capsules), :data:`RAY` (origin ``v0``, unit
+  direction ``v1``) or :data:`POLYTOPE` (boxes and frustums: eight corners,
+  corner ``i`` at bits x = ``i & 1``, y = ``i & 2``, z = ``i & 4``, six
+  outward planes ``n . p <= d`` and the distinct edge directions).
+* ``[FLAT]``: 1 for a 2D volume, whose planes 4 and 5 are ``z <= 0`` and
+  ``-z <= 0`` (a disc is not grown across them).
+
+Only three pair families exist, so one canonical order per pair:
+
+* rounded against rounded: the distance between the cores
+  (:func:`~sidestep.kernels3d.segment.closest_points_segment_segment`);
+* rounded against a polytope: the distance from the core segment to the
+  polytope (zero when a separating-axis test finds no gap; otherwise the
+  least of its ends against the polytope and its interior against the
+  polytope's edges), exact;
+* polytope against polytope: the separating-axis test over both sets of face
+  normals and every edge-cross-edge axis, exact (not the plane-only test).
+
+A ray is a segment long enough to reach past the other volume. Containment
+is exact: inside a polytope, the support of the inner volume along every
+face normal; inside a rounded volume, the farthest corner from its core
+(distance to a convex set is convex, so a corner is farthest).
+"""
+import math
+
+import numpy as np
+from numba import njit
+
+from ..kernels.row_queue import next_rows
+from .segment import closest_point_segment, closest_points_segment_segment
+
+ROUNDED, RAY, POLYTOPE = 0, 1, 2
+KIND, FLAT, RADIUS, N_DIRS, VERTS, PLANES, DIRS = 0, 1, 2, 3, 4, 28, 52
+PACKED = 52 + 36
+
+DISJOINT, INTERSECTS, CONTAINS = 0, 1, 2
+
+#: Corner index pairs of the twelve edges of a polytope (corners differing in one bit).
+EDGES = np.array([[0, 1], [2, 3], [4, 5], [6, 7], [0, 2], [1, 3], [4, 6], [5, 7],
+                  [0, 4], [1, 5], [2, 6], [3, 7]], dtype=np.int64)
+
+
+@njit(cache=True)
+def _n_verts(v):
+    return 8 if v[KIND] == POLYTOPE else 2
+
+
+@njit(cache=True)
+def _reach(v, ox, oy, oz):
+    # The farthest any point of v lies from o (v bounded).
+    far = 0.0
+    for i in range(_n_verts(v)):
+        k = VERTS + 3 * i
+        far = max(far, math.sqrt((v[k] - ox) ** 2 + (v[k + 1] - oy) ** 2 + (v[k + 2] - oz) ** 2))
+    return far + v[RADIUS]
+
+
+@njit(cache=True)
+def _bounded(v, other, out):
+    # out: v with a ray cut into a segment reaching past ``other``.
+    out[:] = v
+    if v[KIND] == RAY:
+        o = v[VERTS:VERTS + 3]
+        if other[KIND] == RAY:
+            length = 4.0e12
+        else:
+            length = 2.0 * _reach(other, o[0], o[1], o[2]) + 1.0
+        out[KIND] = ROUNDED
+        for j in range(3):
+            out[VERTS + 3 + j] = o[j] + length * v[VERTS + 3 + j]
+
+
+@njit(cache=True)
+def _interval(v, ax, ay, az):
+    lo = math.inf
+    hi = -math.inf
+    for i in range(_n_verts(v)):
+        k = VERTS + 3 * i
+        s = v[k] * ax + v[k + 1] * ay + v[k + 2] * az
+        lo = min(lo, s)
+        hi = max(hi, s)
+    return lo - v[RADIUS], hi + v[RADIUS]
+
+
+@njit(cache=True)
+def _gap(a, b, ax, ay, az, tol):
+    # True when the unit-length or zero axis separates a and b by more than tol.
+    ll = ax * ax + ay * ay + az * az
+    if ll < 1e-20:
+        return False
+    s = 1.0 / math.sqrt(ll)
+    ax, ay, az = ax * s, ay * s, az * s
+    alo, ahi = _interval(a, ax, ay, az)
+    blo, bhi = _interval(b, ax, ay, az)
+    return alo > bhi + tol or blo > ahi + tol
+
+
+@njit(cache=True)
+def _separated(a, b, tol):
+    """Separating-axis test of two packed volumes (polytopes or radius-0 segments).
+
+    Axes: the face normals of each polytope, then the edge-cross-edge axes (a
+    segment's own direction counts as its edge).
+    """
+    for p in (a, b):
+        if p[KIND] == POLYTOPE:
+            for j in range(6):
+                k = PLANES + 4 * j
+                if _gap(a, b, p[k], p[k + 1], p[k + 2], tol):
+                    return True
+    na = int(a[N_DIRS])
+    nb = int(b[N_DIRS])
+    for i in range(na):
+        ka = DIRS + 3 * i
+        for j in range(nb):
+            kb = DIRS + 3 * j
+            cx = a[ka + 1] * b[kb + 2] - a[ka + 2] * b[kb + 1]
+            cy = a[ka + 2] * b[kb] - a[ka] * b[kb + 2]
+            cz = a[ka] * b[kb + 1] - a[ka + 1] * b[kb]
+            if _gap(a, b, cx, cy, cz, tol):
+                return True
+    return False
+
+
+@njit(cache=True)
+def _set_segment_dir(s):
+    # A rounded volume's core direction as its one edge direction (none if a point).
+    dx = s[VERTS + 3] - s[VERTS]
+    dy = s[VERTS + 4] - s[VERTS + 1]
+    dz = s[VERTS + 5] - s[VERTS + 2]
+    ll = math.sqrt(dx * dx + dy * dy + dz * dz)
+    if ll == 0.0:
+        s[N_DIRS] = 0.0
+    else:
+        s[N_DIRS] = 1.0
+        s[DIRS], s[DIRS + 1], s[DIRS + 2] = dx / ll, dy / ll, dz / ll
+
+
+@njit(cache=True)
+def distance_point_polytope(px, py, pz, p, tol):
+    """Distance from a point to a packed polytope (0 inside), exact.
+
+    The nearest point lies inside a face, on an edge or at a corner: a face's
+    foot that lies in the polytope is a candidate, and so is every edge.
+    """
+    outside = False
+    for j in range(6):
+        k = PLANES + 4 * j
+        if p[k] * px + p[k + 1] * py + p[k + 2] * pz - p[k + 3] > 0.0:
+            outside = True
+    if not outside:
+        return 0.0
+    best = math.inf
+    for j in range(6):
+        k = PLANES + 4 * j
+        h = p[k] * px + p[k + 1] * py + p[k + 2] * pz - p[k + 3]
+        if h <= 0.0 or h >= best:
+            continue
+        fx, fy, fz = px - h * p[k], py - h * p[k + 1], pz - h * p[k + 2]
+        inside = True
+        for i in range(6):
+            m = PLANES + 4 * i
+            if i != j and p[m] * fx + p[m + 1] * fy + p[m + 2] * fz - p[m + 3] > tol:
+                inside = False
+                break
+        if inside:
+            best = h
+    for e in range(12):
+        ka = VERTS + 3 * EDGES[e, 0]
+        kb = VERTS + 3 * EDGES[e, 1]
+        _, qx, qy, qz = closest_point_segment(px, py, pz, p[ka], p[ka + 1], p[ka + 2],
+                                              p[kb], p[kb + 1], p[kb + 2])
+        best = min(best, math.sqrt((qx - px) ** 2 + (qy - py) ** 2 + (qz - pz) ** 2))
+    return best
+
+
+@njit(cache=True)
+def distance_segment_polytope(s, p, tol):
+    """Distance from the core segment of a packed rounded volume to a polytope, exact."""
+    if s[N_DIRS] == 0.0:
+        return distance_point_polytope(s[VERTS], s[VERTS + 1], s[VERTS + 2], p, tol)
+    r = s[RADIUS]
+    s[RADIUS] = 0.0
+    apart = _separated(s, p, 0.0)
+    s[RADIUS] = r
+    if not apart:
+        return 0.0
+    best = min(distance_point_polytope(s[VERTS], s[VERTS + 1], s[VERTS + 2], p, tol),
+               distance_point_polytope(s[VERTS + 3], s[VERTS + 4], s[VERTS + 5], p, tol))
+    for e in range(12):
+        ka = VERTS + 3 * EDGES[e, 0]
+        kb = VERTS + 3 * EDGES[e, 1]
+        _, _, xx, xy, xz, yx, yy, yz = closest_points_segment_segment(
+            s[VERTS], s[VERTS + 1], s[VERTS + 2], s[VERTS + 3], s[VERTS + 4], s[VERTS + 5],
+            p[ka], p[ka + 1], p[ka + 2], p[kb], p[kb + 1], p[kb + 2])
+        best = min(best, math.sqrt((xx - yx) ** 2 + (xy - yy) ** 2 + (xz - yz) ** 2))
+    return best
+
+
+@njit(cache=True)
+def _intersects_bounded(a, b, tol):
+    # a, b: rays already cut to segments, rounded cores' directions set.
+    if a[KIND] == POLYTOPE and b[KIND] == POLYTOPE:
+        return not _separated(a, b, tol)
+    if a[KIND] == POLYTOPE:
+        a, b = b, a
+    if b[KIND] == POLYTOPE:
+        # Quick exact rejection: both core ends beyond one face by more than the radius.
+        for j in range(6):
+            k = PLANES + 4 * j
+            h0 = b[k] * a[VERTS] + b[k + 1] * a[VERTS + 1] + b[k + 2] * a[VERTS + 2] - b[k + 3]
+            h1 = b[k] * a[VERTS + 3] + b[k + 1] * a[VERTS + 4] + b[k + 2] * a[VERTS + 5] - b[k + 3]
+            if min(h0, h1) > a[RADIUS] + tol:
+                return False
+        return distance_segment_polytope(a, b, tol) <= a[RADIUS] + tol
+    _, _, xx, xy, xz, yx, yy, yz = closest_points_segment_segment(
+        a[VERTS], a[VERTS + 1], a[VERTS + 2], a[VERTS + 3], a[VERTS + 4], a[VERTS + 5],
+        b[VERTS], b[VERTS + 1], b[VERTS + 2], b[VERTS + 3], b[VERTS + 4], b[VERTS + 5])
+    d = math.sqrt((xx - yx) ** 2 + (xy - yy) ** 2 + (xz - yz) ** 2)
+    return d <= a[RADIUS] + b[RADIUS] + tol
+
+
+@njit(cache=True)
+def intersects(a, b, tol, work):
+    """True when packed volumes ``a`` and ``b`` share a point (touching counts).
+
+    ``work`` is a ``(2, PACKED)`` float64 scratch array.
+    """
+    _bounded(a, b, work[0])
+    _bounded(b, a, work[1])
+    for w in (work[0], work[1]):
+        if w[KIND] == ROUNDED:
+            _set_segment_dir(w)
+    return _intersects_bounded(work[0], work[1], tol)
+
+
+@njit(cache=True)
+def _inside_rounded(a, b, tol):
+    # b (bounded) inside rounded a: its farthest corner from a's core, grown by b's radius.
+    far = 0.0
+    for i in range(_n_verts(b)):
+        k = VERTS + 3 * i
+        _, qx, qy, qz = closest_point_segment(b[k], b[k + 1], b[k + 2],
+                                              a[VERTS], a[VERTS + 1], a[VERTS + 2],
+                                              a[VERTS + 3], a[VERTS + 4], a[VERTS + 5])
+        far = max(far, math.sqrt((qx - b[k]) ** 2 + (qy - b[k + 1]) ** 2 + (qz - b[k + 2]) ** 2))
+    return far + b[RADIUS] <= a[RADIUS] + tol
+
+
+@njit(cache=True)
+def _inside_polytope(a, b, tol):
+    # b (bounded) inside polytope a: b's support along every face normal.
+    faces = 4 if a[FLAT] == 1.0 else 6
+    for j in range(faces):
+        k = PLANES + 4 * j
+        for i in range(_n_verts(b)):
+            m = VERTS + 3 * i
+            if a[k] * b[m] + a[k + 1] * b[m + 1] + a[k + 2] * b[m + 2] + b[RADIUS] - a[k + 3] > tol:
+                return False
+    return True
+
+
+@njit(cache=True)
+def contains(a, b, tol, work):
+    """The state of packed ``b`` against packed ``a``: DISJOINT, INTERSECTS or CONTAINS.
+
+    CONTAINS when every point of ``b`` lies in ``a`` (closed volumes: on the
+    boundary counts, within ``tol``).
+    """
+    if a[KIND] == POLYTOPE and b[KIND] != RAY:
+        # The common culling answer first: b wholly beyond one face of a.
+        for j in range(6):
+            k = PLANES + 4 * j
+            lo = math.inf
+            for i in range(_n_verts(b)):
+                m = VERTS + 3 * i
+                lo = min(lo, a[k] * b[m] + a[k + 1] * b[m + 1] + a[k + 2] * b[m + 2])
+            if lo - b[RADIUS] - a[k + 3] > tol:
+                return DISJOINT
+    if b[KIND] == RAY:
+        # Only a ray holds a ray: same direction, its origin on the outer ray.
+        if a[KIND] == RAY:
+            along = (a[VERTS + 3] * b[VERTS + 3] + a[VERTS + 4] * b[VERTS + 4]
+                     + a[VERTS + 5] * b[VERTS + 5])
+            t = max(0.0, (b[VERTS] - a[VERTS]) * a[VERTS + 3] + (b[VERTS + 1] - a[VERTS + 1])
+                    * a[VERTS + 4] + (b[VERTS + 2] - a[VERTS + 2]) * a[VERTS + 5])
+            off = math.sqrt((a[VERTS] + t * a[VERTS + 3] - b[VERTS]) ** 2
+                            + (a[VERTS + 1] + t * a[VERTS + 4] - b[VERTS + 1]) ** 2
+                            + (a[VERTS + 2] + t * a[VERTS + 5] - b[VERTS + 2]) ** 2)
+            if along >= 1.0 - 1e-12 and off <= tol:
+                return CONTAINS
+    else:
+        if a[KIND] == POLYTOPE:
+            inside = _inside_polytope(a, b, tol)
+        else:
+            _bounded(a, b, work[0])
+            inside = _inside_rounded(work[0], b, tol)
+        if inside:
+            return CONTAINS
+    return INTERSECTS if intersects(a, b, tol, work) else DISJOINT
+
+
+@njit(cache=True)
+def distance_along(r, b, tol, work):
+    """First distance along ray or segment ``r`` (unit direction) at which it meets ``b``.
+
+    0 when it starts in ``b``, -1 on a miss. Found by bisection on the
+    prefix of ``r`` that meets ``b`` (that prefix only grows), to 1e-12 of
+    the length: exact to the tolerance, never past the true entry by more.
+    """
+    _bounded(r, b, work[0])
+    seg = work[0].copy()
+    length = math.sqrt((seg[VERTS + 3] - seg[VERTS]) ** 2 + (seg[VERTS + 4] - seg[VERTS + 1]) ** 2
+                       + (seg[VERTS + 5] - seg[VERTS + 2]) ** 2)
+    if not intersects(seg, b, tol, work):
+        return -1.0
+    ux, uy, uz = ((seg[VERTS + 3] - seg[VERTS]) / length if length > 0 else 0.0,
+                  (seg[VERTS + 4] - seg[VERTS + 1]) / length if length > 0 else 0.0,
+                  (seg[VERTS + 5] - seg[VERTS + 2]) / length if length > 0 else 0.0)
+    probe = seg.copy()
+    lo = 0.0
+    hi = length
+    for it in range(-1, 200):
+        t = 0.0 if it < 0 else 0.5 * (lo + hi)
+        probe[VERTS + 3] = seg[VERTS] + t * ux
+        probe[VERTS + 4] = seg[VERTS + 1] + t * uy
+        probe[VERTS + 5] = seg[VERTS + 2] + t * uz
+        if intersects(probe, b, tol, work):
+            if it < 0:
+                return 0.0
+            hi = t
+        else:
+            lo = t
+        if hi - lo <= 1e-12 * (1.0 + length):
+            break
+    return hi
+
+
+@njit(cache=True, nogil=True)
+def contains_rows(a, items, tol, out, queue):
+    """:func:`contains` of packed ``a`` against each packed row of ``items`` (n, PACKED)."""
+    work = np.empty((2, PACKED))
+    while True:
+        first, stop = next_rows(queue)
+        if first >= stop:
+            return
+        for i in range(first, stop):
+            out[i] = contains(a, items[i], tol, work)
+
+
+@njit(cache=True, nogil=True)
+def contains_boxes(a, flat, mins, maxs, tol, out, queue):
+    """:func:`contains` of packed ``a`` against boxes ``mins, maxs (n, 3)``, packed per row."""
+    work = np.empty((2, PACKED))
+    item = np.zeros(PACKED)
+    item[KIND] = POLYTOPE
+    item[FLAT] = flat
+    item[N_DIRS] = 3.0
+    item[DIRS], item[DIRS + 4], item[DIRS + 8] = 1.0, 1.0, 1.0
+    for j in range(3):
+        item[PLANES + 8 * j + j] = 1.0
+        item[PLANES + 8 * j + 4 + j] = -1.0
+    while True:
+        first, stop = next_rows(queue)
+        if first >= stop:
+            return
+        for i in range(first, stop):
+            for c in range(8):
+                for j in range(3):
+                    item[VERTS + 3 * c + j] = maxs[i, j] if (c >> j) & 1 else mins[i, j]
+            for j in range(3):
+                item[PLANES + 8 * j + 3] = maxs[i, j]
+                item[PLANES + 8 * j + 7] = -mins[i, j]
+            out[i] = contains(a, item, tol, work)
+
+
+@njit(cache=True, nogil=True)
+def contains_spheres(a, centers, radii, tol, out, queue):
+    """:func:`contains` of packed ``a`` against spheres (points for radius 0), per row."""
+    work = np.empty((2, PACKED))
+    item = np.zeros(PACKED)
+    item[KIND] = ROUNDED
+    while True:
+        first, stop = next_rows(queue)
+        if first >= stop:
+            return
+        for i in range(first, stop):
+            for j in range(3):
+                item[VERTS + j] = centers[i, j]
+                item[VERTS + 3 + j] = centers[i, j]
+            item[RADIUS] = radii[i]
+            out[i] = contains(a, item, tol, work)
+
+
+@njit(cache=True)
+def _det3(a, b, c):
+    return (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0])
+            + a[2] * (b[0] * c[1] - b[1] * c[0]))
+
+
+@njit(cache=True)
+def _ball_through(p, idx, count):
+    # The smallest ball with points p[idx[:count]] on its boundary (count 1 to 4).
+    a = p[idx[0]]
+    if count == 1:
+        return a[0], a[1], a[2], 0.0
+    b = p[idx[1]] - a
+    if count == 2:
+        return (a[0] + 0.5 * b[0], a[1] + 0.5 * b[1], a[2] + 0.5 * b[2],
+                0.5 * math.sqrt(b[0] ** 2 + b[1] ** 2 + b[2] ** 2))
+    c = p[idx[2]] - a
+    m = np.empty((3, 3))
+    rhs = np.empty(3)
+    m[0], rhs[0] = b, 0.5 * (b[0] ** 2 + b[1] ** 2 + b[2] ** 2)
+    m[1], rhs[1] = c, 0.5 * (c[0] ** 2 + c[1] ** 2 + c[2] ** 2)
+    if count == 3:
+        # The centre lies in the plane of the three points.
+        m[2] = np.array([b[1] * c[2] - b[2] * c[1], b[2] * c[0] - b[0] * c[2],
+                         b[0] * c[1] - b[1] * c[0]])
+        rhs[2] = 0.0
+    else:
+        d = p[idx[3]] - a
+        m[2], rhs[2] = d, 0.5 * (d[0] ** 2 + d[1] ** 2 + d[2] ** 2)
+    det = _det3(m[0], m[1], m[2])
+    if abs(det) <= 1e-300:
+        return math.nan, 0.0, 0.0, -1.0
+    x = np.empty(3)
+    for j in range(3):                      # Cramer's rule
+        col = m.copy()
+        col[:, j] = rhs
+        x[j] = _det3(col[0], col[1], col[2]) / det
+    return a[0] + x[0], a[1] + x[1], a[2] + x[2], math.sqrt(x[0] ** 2 + x[1] ** 2 + x[2] ** 2)
+
+
+@njit(cache=True)
+def _outside(p, cx, cy, cz, r):
+    d = math.sqrt((p[0] - cx) ** 2 + (p[1] - cy) ** 2 + (p[2] - cz) ** 2)
+    return d > r * (1.0 + 1e-12) + 1e-12
+
+
+@njit(cache=True)
+def enclosing_sphere(points, flat):
+    """The smallest ball holding ``points (n, 3)`` (a disc in ``z = 0`` when ``flat``).
+
+    Welzl's algorithm in its iterative form (the points in the caller's
+    shuffled order; each point found outside restarts the scan with it on the
+    boundary, up to four boundary points, three when flat): expected linear
+    time, exact up to rounding. Returns ``(cx, cy, cz, r)``.
+    """
+    n = points.shape[0]
+    idx = np.zeros(4, dtype=np.int64)
+    levels = 3 if flat else 4
+    cx, cy, cz, r = points[0, 0], points[0, 1], points[0, 2], 0.0
+    for i in range(1, n):
+        if not _outside(points[i], cx, cy, cz, r):
+            continue
+        idx[0] = i
+        cx, cy, cz, r = _ball_through(points, idx, 1)
+        for j in range(i):
+            if not _outside(points[j], cx, cy, cz, r):
+                continue
+            idx[1] = j
+            cx, cy, cz, r = _ball_through(points, idx, 2)
+            if levels < 3:
+                continue
+            for k in range(j):
+                if not _outside(points[k], cx, cy, cz, r):
+                    continue
+                idx[2] = k
+                nx, ny, nz, nr = _ball_through(points, idx, 3)
+                if nr >= 0.0:
+                    cx, cy, cz, r = nx, ny, nz, nr
+                if levels < 4:
+                    continue
+                for m in range(k):
+                    if not _outside(points[m], cx, cy, cz, r):
+                        continue
+                    idx[3] = m
+                    nx, ny, nz, nr = _ball_through(points, idx, 4)
+                    if nr >= 0.0:
+                        cx, cy, cz, r = nx, ny, nz, nr
+    return cx, cy, cz, r
