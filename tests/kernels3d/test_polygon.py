@@ -366,3 +366,36 @@ def test_triangle_row_equals_the_panel_test_bit_for_bit(corners, o, u, front):
     u = [x / length for x in u]
     fast, general = both_ray_tests(v, o, u, 100.0, front)
     assert fast == general
+
+
+# Two triangles of the unit square z = 0 sharing the diagonal, and a fan of four
+# round its centre, counter-clockwise seen from +z: rays through the shared edge
+# or vertex, where rounding decides the side, must hit at least one of them.
+SQUARE_PAIR = np.array([0, 1, 2, 0, 2, 3])
+SQUARE_FAN = np.vstack([SQUARE, [0.5, 0.5, 0.0]])
+FAN_LOOP = np.array([0, 1, 4, 1, 2, 4, 2, 3, 4, 3, 0, 4])
+
+
+def _slanted(rng):
+    u = rng.normal(size=3)
+    u[2] = -abs(u[2]) - 0.1
+    return u / np.linalg.norm(u)
+
+
+def test_ray_through_the_shared_edge_hits_at_least_one_triangle():
+    rng = np.random.default_rng(7)
+    for _ in range(500):
+        s = rng.uniform(0.0, 1.0)
+        u = _slanted(rng)
+        o = np.array([s, s, 0.0]) - 4.0 * u
+        assert any(ray_polygon(*o, *u, 10.0, SQUARE, SQUARE_PAIR, first, 3, *UP, False)[0]
+                   < math.inf for first in (0, 3))
+
+
+def test_ray_through_the_shared_vertex_hits_at_least_one_triangle():
+    rng = np.random.default_rng(11)
+    for _ in range(200):
+        u = _slanted(rng)
+        o = SQUARE_FAN[4] - 2.5 * u
+        assert any(ray_polygon(*o, *u, 10.0, SQUARE_FAN, FAN_LOOP, first, 3, *UP, False)[0]
+                   < math.inf for first in (0, 3, 6, 9))
