@@ -60,13 +60,18 @@ def _boxes_of(volume, ids, lo, hi):
     return ids, batch.contains_boxes(volume, lo, hi)
 
 
+def _spheres_of(volume, ids, centers, radii):
+    if not len(ids):
+        return ids, np.zeros(0, np.int8)
+    return ids, batch.contains_spheres(volume, centers, radii)
+
+
 def query_2d(world, volume):
     """The obstacles of ``world`` (a :class:`~sidestep.World2D`) that 2D ``volume`` touches."""
     _check(volume, 2)
     parts = []
     g = world.geometry("circle")
-    if len(g["ids"]):
-        parts.append((g["ids"], batch.contains_spheres(volume, g["centers"], g["radii"])))
+    parts.append(_spheres_of(volume, g["ids"], g["centers"], g["radii"]))
     g = world.geometry("wall")
     if len(g["ids"]):
         parts.append((g["ids"], _capsules(volume, g["starts"], g["ends"], g["clearance"])))
@@ -95,8 +100,7 @@ def query_3d(world, volume):
     _check(volume, 3)
     parts = []
     g = world.geometry("sphere")
-    if len(g["ids"]):
-        parts.append((g["ids"], batch.contains_spheres(volume, g["centers"], g["radii"])))
+    parts.append(_spheres_of(volume, g["ids"], g["centers"], g["radii"]))
     g = world.geometry("box")
     parts.append(_boxes_of(volume, g["ids"], g["mins"], g["maxs"]))
     for family in ("panel", "mesh"):
