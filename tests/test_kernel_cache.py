@@ -1,4 +1,5 @@
 """Compiling ahead of time: the entry kernels' signatures, warmup, and its worker processes."""
+import json
 import os
 import subprocess
 import sys
@@ -6,7 +7,7 @@ import sys
 import pytest
 
 import sidestep
-from sidestep.kernel_cache import COMMANDS, KERNELS, is_cached, kernel, warmup
+from sidestep.kernel_cache import COMMANDS, KERNELS, PARTS, is_cached, kernel, warmup
 
 # Every call path of the API and the commands, in a fresh interpreter; then
 # the signatures each entry kernel was compiled or loaded for.
@@ -36,13 +37,30 @@ print(json.dumps({name: [str(s) for s in kernel(name)[0].signatures] for name in
 
 
 def test_api_calls_each_entry_kernel_with_its_one_registered_signature():
-    import json
-
     done = subprocess.run([sys.executable, "-c", _USE_EVERY_KERNEL], capture_output=True,
                           text=True, check=True)
     used = json.loads(done.stdout.splitlines()[-1])
-    for name in KERNELS:
+    parts = {part for names in PARTS.values() for part in names}
+    for name in set(KERNELS) - parts:
         assert used[name] == [str(kernel(name)[1])], name
+
+
+def test_each_part_is_compiled_for_its_registered_signature_by_what_calls_it(tmp_path):
+    # On an empty cache, the entry kernels compiled here compile their parts
+    # here too: for the one signature warmup compiles them for (else the
+    # entry kernel would compile them again instead of loading them).
+    script = ("import json\n"
+              "from sidestep.kernel_cache import PARTS, kernel\n"
+              "for name in ('moves:move_packed', 'world:nearest_points'):\n"
+              "    dispatcher, signature = kernel(name)\n"
+              "    dispatcher.compile(signature)\n"
+              "parts = {p for names in PARTS.values() for p in names}\n"
+              "print(json.dumps({p: [str(s) for s in kernel(p)[0].signatures] for p in parts}))\n")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=env, check=True)
+    used = json.loads(done.stdout.splitlines()[-1])
+    assert used and all(used[part] == [str(kernel(part)[1])] for part in used), used
 
 
 def test_warmup_leaves_every_kernel_cached_and_a_second_one_compiles_nothing():
@@ -88,3 +106,28 @@ def test_warmup_command_says_what_it_compiled_and_where_the_cache_is():
     assert done.stdout.startswith("compiled 0 kernels in ")
     assert f"{len(KERNELS)} were cached; cache: " in done.stdout
     assert done.stderr == ""   # nothing compiled: no notice
+
+
+def test_warmup_compiles_a_kernels_parts_before_it_in_worker_processes(tmp_path):
+    # probe_point's parts (inside_areas, separation_item) compile first, in
+    # parallel; probe_point then loads them from the cache.
+    script = ("from sidestep.kernel_cache import warmup, is_cached\n"
+              "done = warmup(['world:probe_point'], processes=2)\n"
+              "print(*done.compiled, done.processes, is_cached('world:inside_areas'))\n")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=env, check=True)
+    *compiled, processes, cached = done.stdout.split()
+    assert sorted(compiled[:2]) == ["world:inside_areas", "world:separation_item"]
+    assert compiled[2:] == ["world:probe_point"]
+    assert processes == "2" and cached == "True"
+
+
+def test_every_part_is_a_known_kernel_compiled_before_whatever_needs_it():
+    from sidestep.kernel_cache import _schedule, _with_parts
+
+    assert all(set(parts) | {name} <= set(KERNELS) for name, parts in PARTS.items())
+    order = _schedule(_with_parts(["moves:move_packed", "world:nearest_points"]))
+    for name, parts in PARTS.items():
+        if name in order:
+            assert all(order.index(part) < order.index(name) for part in parts), name
