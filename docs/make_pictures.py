@@ -23,6 +23,7 @@ PICTURES = (
     ("walk-den520d.png", "grid/dao/den520d.map",
      ["walk", "{level}", "--radius", "0.3", "--agents", "40", "-o", "{out}"]),
     ("demo.png", None, ["demo", "--out", "{out}"]),
+    ("demo3d-character.png", None, ["demo", "--3d", "--out", "{out}"]),
 )
 
 

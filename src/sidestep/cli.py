@@ -145,8 +145,12 @@ def _parser():
     demo.add_argument("--radius", type=_radius, default=0.3, metavar="R",
                       help="the agent's radius in metres, >= 0 (default: %(default)s)")
     demo.add_argument("--3d", dest="three_d", action="store_true",
-                      help="walk the panel article's 3D corridor instead (picture: "
-                           "sidestep-demo3d.png unless --out says)")
+                      help="3D instead: a first-person character walks the Recast dungeon "
+                           "(floors, ramps, a bridge; picture: sidestep-demo3d.png unless "
+                           "--out says)")
+    demo.add_argument("--corridor", action="store_true",
+                      help="with --3d: walk the panel article's corridor in every move mode "
+                           "instead (an agent of --radius)")
 
     render = commands.add_parser(
         "render", help="draw a level as the world sees it",
