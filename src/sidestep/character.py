@@ -79,9 +79,9 @@ class Character:
     >>> hero.on_floor
     True
     >>> for frame in range(60):                  # a second at 2 m/s towards +x
-    ...     hero.update((2.0, 0.0, 0.0), 1 / 60)
-    >>> round(hero.position[0], 3), round(hero.position[1], 3), hero.on_floor
-    (2.0, 0.2, True)
+    ...     stop = hero.update((2.0, 0.0, 0.0), 1 / 60)
+    >>> hero.position.round(3).tolist(), hero.on_floor, hero.stop
+    ([2.0, 0.2, 0.0], True, 'done')
     """
 
     __slots__ = ("_world", "_body", "_contacts", "_offsets", "_touches")
