@@ -73,7 +73,7 @@ class Crowd:
     """
 
     __slots__ = ("_world", "_positions", "_radii", "_weights", "_ids", "_next_id",
-                 "_separation")
+                 "_separation", "_pressure")
 
     def __init__(self, world, positions, radii, weights=None, *, separation=None):
         from .world import World2D
@@ -84,6 +84,7 @@ class Crowd:
         self._radii = np.empty(0)
         self._weights = np.empty(0)
         self._ids = np.empty(0, dtype=np.int64)
+        self._pressure = np.empty((0, 2))
         self._next_id = 0
         self._separation = None if separation is None else validation.length(
             separation, "separation")
@@ -100,6 +101,7 @@ class Crowd:
         self._radii = np.concatenate([self._radii, r])
         self._weights = np.concatenate([self._weights, w])
         self._ids = np.concatenate([self._ids, ids])
+        self._pressure = np.concatenate([self._pressure, np.zeros((len(p), 2))])
         self._next_id += len(p)
         return ids
 
@@ -114,6 +116,7 @@ class Crowd:
         self._radii = self._radii[keep]
         self._weights = self._weights[keep]
         self._ids = self._ids[keep]
+        self._pressure = self._pressure[keep]
 
     def __len__(self):
         return len(self._ids)
@@ -167,6 +170,7 @@ class Crowd:
         code = _MODE_CODES[validation.choice(mode, "mode", CROWD_MODES)]
         world = self._world
         p = self._positions
+        intents = d + self._pressure
         moves = np.sqrt((d * d).sum(axis=1))
         reach = float((self._radii + moves).max()) if n else 0.0
         dmax = float(moves.max()) if n else 0.0
@@ -177,10 +181,13 @@ class Crowd:
         out = np.empty_like(p)
         stops = np.empty(n, dtype=np.int64)
         obstacles = np.empty(n, dtype=np.int64)
-        run_rows(_kc.crowd_step, n, world._store.pack(), p, d, self._radii, self._weights,
+        pressure = np.zeros((n, 2))
+        run_rows(_kc.crowd_step, n, world._store.pack(), p, d, intents, self._radii,
+                 self._weights,
                  *grid, reach, dmax, code, separation, skin, margin, slack, min_motion,
-                 world._max_iterations, out, stops, obstacles)
+                 world._max_iterations, out, stops, obstacles, pressure)
         self._positions = out
+        self._pressure = pressure
         if n:
             after = _kc.grid_agents(out, max(2.0 * float(self._radii.max()) + 2.0 * skin,
                                              1e-9))

@@ -211,18 +211,21 @@ def _inside_cell(positions, radii, weights, k, neighbours, count, vx, vy, scale,
 
 
 @njit(cache=True, nogil=True)
-def crowd_step(blob, positions, displacements, radii, weights, ox, oy, size, nx, ny, start,
-               items, reach, dmax, mode, separation, skin, margin, slack, min_motion,
-               max_iterations, out, stops, obstacles, queue):
+def crowd_step(blob, positions, displacements, intents, radii, weights, ox, oy, size, nx, ny,
+               start, items, reach, dmax, mode, separation, skin, margin, slack, min_motion,
+               max_iterations, out, stops, obstacles, pressure, queue):
     """One step of every agent whose row is taken from ``queue`` (see the module).
 
-    ``positions``, ``displacements (n, 2)``, ``radii``, ``weights (n,)``; the
+    ``positions``, ``displacements (n, 2)``, ``intents (n, 2)`` (each
+    agent's displacement plus what its last step left of its wish: the
+    pressure its neighbours make way for), ``radii``, ``weights (n,)``; the
     grid of :func:`grid_agents` over the positions; ``reach`` the largest
     ``r + |d|`` of any agent, ``dmax`` the largest ``|d|``. An agent's motion
     is at most ``|d| + separation + dmax`` (making way is capped at ``dmax``),
     so neighbours are the agents that could touch it moving that far. Writes each agent's end to ``out (n, 2)``, its
     stop code to ``stops`` and the first obstacle it touched (-1: none) to
-    ``obstacles``. Releases the GIL; a row's result does not depend on which
+    ``obstacles``, and half of what it did not get of its wish to
+    ``pressure (n, 2)``. Releases the GIL; a row's result does not depend on which
     thread took it.
     """
     world = unpack_world(blob)
@@ -266,13 +269,21 @@ def crowd_step(blob, positions, displacements, radii, weights, ox, oy, size, nx,
                     part = 1.0 - _share(weights[k], weights[j])
                     sx -= pnx * part * -gap
                     sy -= pny * part * -gap
-                # j heading into k beyond its share of the gap: k makes way.
-                into = -(displacements[j, 0] * pnx + displacements[j, 1] * pny) \
-                    - _share(weights[j], weights[k]) * max(gap, 0.0)
+                # j heading into k beyond its share of the gap (by its
+                # displacement, or by the pressure of what it did not get
+                # last step): k makes way.
+                allowed = _share(weights[j], weights[k]) * max(gap, 0.0)
+                into = -(displacements[j, 0] * pnx + displacements[j, 1] * pny) - allowed
+                pressed = -(intents[j, 0] * pnx + intents[j, 1] * pny) - allowed
+                give = 1.0 - _share(weights[k], weights[j])
                 if into > 0.0:
-                    give = 1.0 - _share(weights[k], weights[j])
                     yx -= pnx * into * give
                     yy -= pny * into * give
+                if pressed > max(into, 0.0):
+                    sx -= pnx * (pressed - max(into, 0.0)) * give
+                    sy -= pny * (pressed - max(into, 0.0)) * give
+            # Separating and pressure: at most `separation`; making way for
+            # displacements: at most the largest displacement.
             s = math.sqrt(sx * sx + sy * sy)
             if s > separation:
                 sx *= separation / s
@@ -342,6 +353,10 @@ def crowd_step(blob, positions, displacements, radii, weights, ox, oy, size, nx,
                     hit = -1
             out[k, 0] = x
             out[k, 1] = y
+            # Half of what the wish did not get presses on next step: the
+            # neighbours in its way make way for it then.
+            pressure[k, 0] = 0.5 * (wx - (x - px))
+            pressure[k, 1] = 0.5 * (wy - (y - py))
             stops[k] = code
             obstacles[k] = hit
     # The borrowed views above must not outlive their buffers.
