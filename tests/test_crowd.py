@@ -279,3 +279,41 @@ def test_w2_crowd_with_agent_collisions_keeps_the_promise():
     end_pairs = touching_pairs(crowd.positions, r, *grid_agents(crowd.positions, 4 * radius),
                                -SKIN)
     assert all(tuple(p) in start_pairs for p in end_pairs)
+
+
+# ------------------------------------------------------------------- sidestep walk --crowd
+def test_walk_with_crowd_keeps_agents_apart_where_move_many_lets_them_overlap():
+    from sidestep.commands.walk import walk
+
+    world = World2D()
+    world.add_walls([(-10, -3), (-10, 3)], [(10, -3), (10, 3)])
+    starts = np.array([(-6.0, y) for y in (-1.5, 0.0, 1.5)] + [(6.0, y) for y in (-1.4, 0.1, 1.6)])
+    goals = starts * (-1.0, 1.0)
+    apart = walk(world, starts, goals=goals, radius=0.5, speed=0.3, steps=80, crowd=True)
+    through = walk(world, starts, goals=goals, radius=0.5, speed=0.3, steps=80)
+    assert apart.summary()["agent_overlaps"] == 0 and apart.summary()["crowd"]
+    assert through.summary()["agent_overlaps"] > 0
+    assert apart.walked_gaps.min() >= -PROMISE
+
+
+def test_walk_crowd_command_draws_the_touching_agents(tmp_path, capsys):
+    from sidestep import cli
+
+    level = tmp_path / "hall.json"
+    sidestep.save(_hall(), level, spawns=[(-6.0, 0.0), (6.0, 0.0)])
+    gif = tmp_path / "walk.gif"
+    assert cli.main(["walk", str(level), "--agents", "12", "--radius", "0.5", "--steps", "40",
+                     "--crowd", "--gif", str(gif)]) == 0
+    out = capsys.readouterr().out
+    assert "a crowd: agents came to overlap 0 times" in out
+    assert gif.read_bytes()[:6] == b"GIF89a"
+    with pytest.raises(SystemExit):
+        cli.main(["walk", str(level), "--crowd", "--mode", "push", "--radius", "0.5"])
+    assert "mode" in capsys.readouterr().err
+
+
+def _hall():
+    world = World2D()
+    world.add_walls([(-10, -4), (-10, 4), (-10, -4), (10, -4)],
+                    [(10, -4), (10, 4), (-10, 4), (10, 4)])
+    return world

@@ -204,6 +204,9 @@ def _parser():
                       help="step per frame in world units (default: 1/400 of the level's "
                            "diagonal)")
     walk.add_argument("--seed", type=int, default=0, help="seeds random starts and headings")
+    walk.add_argument("--crowd", action="store_true",
+                      help="the agents collide with each other too (sidestep.Crowd; needs "
+                           "--radius > 0, modes slide, block, ghost)")
     walk.add_argument("-o", "--out", metavar="FILE", help="picture of the paths to write")
     walk.add_argument("--gif", metavar="FILE", help="animated GIF of the walk to write")
     walk.add_argument("--json", action="store_true",
@@ -333,6 +336,8 @@ def _run_walk(args):
                              f".map or a .mesh): {exc}") from None
         raise
     if arguments3d.is_3d(level):
+        if args.crowd:
+            raise ValueError("--crowd walks 2D levels only for now (sidestep.Crowd is 2D)")
         return arguments3d.run_walk(args, level, _progress, _wrote)
     starts, goals, lengths = _agents(args, level)
     navigator = None
@@ -350,10 +355,12 @@ def _run_walk(args):
         if navigator is not None:
             run = follow.follow(level.world, navigator, starts, goals, optimal=lengths,
                                 steps=args.steps, speed=args.speed, radius=args.radius,
-                                mode=args.mode, routes=routes, progress=bar)
+                                mode=args.mode, routes=routes, progress=bar,
+                                crowd=args.crowd)
         else:
             run = walk(level.world, starts, goals=goals, steps=args.steps, speed=args.speed,
-                       radius=args.radius, mode=args.mode, seed=args.seed, progress=bar)
+                       radius=args.radius, mode=args.mode, seed=args.seed, progress=bar,
+                       crowd=args.crowd)
     walked = run.walk if navigator is not None else run
     y_down = _y_down(args)
     if args.out:
