@@ -273,6 +273,7 @@ def _progress(label):
 
 def _run_demo(args):
     if args.three_d:
+        _compile_ahead(args, "demo3d")
         return arguments3d.run_demo(args)
     _compile_ahead(args)
     run_demo(out=args.out, radius=args.radius)
@@ -432,8 +433,8 @@ def _run_warmup(args, notice):
     return 0
 
 
-def _compile_ahead(args):
-    """Compile the kernels ``args.command`` calls that are not cached yet, on all cores.
+def _compile_ahead(args, command=None):
+    """Compile the kernels ``args.command`` (or ``command``) calls that are not cached yet, on all cores.
 
     Called once the input is known to be good (a level read), so that bad
     input is refused at once, not after a minute of compiling.
@@ -444,7 +445,7 @@ def _compile_ahead(args):
 
     if args.command == "demo" and importlib.util.find_spec("matplotlib") is None:
         return   # the demo stops at once with its message; compile nothing first
-    warmup(COMMANDS[args.command], on_start=args.compile_notice.parallel)
+    warmup(COMMANDS[command or args.command], on_start=args.compile_notice.parallel)
 
 
 _COMMANDS = {"demo": _run_demo, "render": _run_render, "walk": _run_walk, "check": _run_check}
