@@ -27,6 +27,8 @@ _KINDS = ("floor", "wall", "ceiling")
 MAX_CONTACTS = 16
 #: How near (world units, on top of the skin) a surface counts as touching.
 TOUCH_REACH = 1e-4
+#: Plain floats within this are taken without the full check (velocities, dt).
+_FAST = 1e12
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,7 @@ class Character:
     ([2.0, 0.2, 0.0], True, 'done')
     """
 
-    __slots__ = ("_world", "_body", "_contacts", "_offsets", "_touches")
+    __slots__ = ("_world", "_body", "_contacts", "_offsets", "_touches", "_scratch")
 
     def __init__(self, world, feet, radius, height, *, max_slope=math.radians(45),
                  step_height=0.3, snap_distance=None, gravity=9.81):
@@ -124,6 +126,7 @@ class Character:
         body[_kc.B_JUMP] = math.nan
         self._body = body
         self._contacts = np.zeros((MAX_CONTACTS, _kc.CONTACT_FIELDS))
+        self._scratch = _kw.scratch()
         self._offsets = {i: o.copy() for i, o in world._store.offsets.items()}
         self._touches = None
         self._frame((0.0, 0.0, 0.0), 0.0)     # what it stands on, before the first frame
@@ -148,10 +151,14 @@ class Character:
         str
             Why the frame ended (:attr:`stop`).
         """
-        v = validation.point(velocity, "velocity", dim=3)
-        t = validation.length(dt, "dt")
-        self._frame(v, t)
-        return self.stop
+        if type(velocity) is tuple and len(velocity) == 3 and type(dt) is float \
+                and all(type(c) is float and -_FAST <= c <= _FAST for c in velocity) \
+                and 0.0 <= dt <= _FAST:      # the usual call: plain floats (NaN fails too)
+            self._frame(velocity, dt)
+        else:
+            self._frame(validation.point(velocity, "velocity", dim=3),
+                        validation.length(dt, "dt"))
+        return _STOPS[int(self._body[_kc.B_STOP])]
 
     def _frame(self, v, dt):
         world = self._world
@@ -161,7 +168,7 @@ class Character:
         if store.offsets:
             carry_world = self._carry(packed)
         _kc.update_character(packed, carry_world, self._body, float(v[0]), float(v[1]),
-                             float(v[2]), dt, *_kw.scratch(), self._contacts)
+                             float(v[2]), dt, *self._scratch, self._contacts)
         self._touches = None
 
     def _carry(self, packed):
