@@ -18,14 +18,14 @@ here) and the per-primitive contacts of
 3. **Step**: a walk on a floor that a wall cut short is tried again as up
    by ``step``, along the wish, down onto a floor; kept if that floor
    supports the character and it got farther.
-4. **Snap**: a character on a floor last frame that is not jumping is cast
-   down by up to ``snap``; it lands there if that is a floor (down stairs
-   and slopes it stays on the floor; off a cliff it falls).
-5. **Contacts**: the surfaces within ``reach`` of the capsule, per
+4. **Contacts**: the surfaces within ``reach`` of the capsule, per
    primitive: a *floor* supports it (its normal within ``max_slope`` of
    ``up``, or the edge of a face that is, below the bottom sphere's
    centre: the nose of a step), a *ceiling* faces down as steeply, the rest
    are *walls* (steep slopes included).
+5. **Snap**: a character on a floor last frame, not jumping, that no floor
+   touches now is cast down by up to ``snap``; it lands there if that is a
+   floor (down stairs and slopes it stays on the floor; off a cliff it falls).
 
 Everything is in the character's state row ``body`` (``B_*`` slots): the
 kernel reads the feet, the vertical speed, the floor and the settings, and
@@ -255,6 +255,19 @@ def _flatten_steep(world, body, cx, cy, cz, half, up, base, hx, hy, hz, wf, wi, 
 
 
 @njit(cache=True)
+def _steep_touching(world, body, cx, cy, cz, half, up, base, wf, wi, cand, contacts):
+    """Whether a wall that faces up at all (a slope too steep to stand on) touches ``c``."""
+    ux, uy, uz = _axis(up)
+    rows, _, _, _, _, _, _ = classify(world, body, cx, cy, cz, half, up, base, wf, wi, cand,
+                                      contacts)
+    for k in range(rows):
+        if contacts[k, 8] == KIND_WALL and \
+                contacts[k, 5] * ux + contacts[k, 6] * uy + contacts[k, 7] * uz > 0.0:
+            return True
+    return False
+
+
+@njit(cache=True)
 def _progress(x0, y0, z0, x1, y1, z1, hx, hy, hz):
     """How far ``p1 - p0`` goes along the unit direction ``h``."""
     return (x1 - x0) * hx + (y1 - y0) * hy + (z1 - z0) * hz
@@ -345,8 +358,9 @@ def update_character(world, carry_world, body, wish_x, wish_y, wish_z, dt, wf, w
         if stop == STOP_STUCK or not was_on_floor or h_len == 0.0:
             break
         climbed = _progress(cx, cy, cz, x1, y1, z1, ux, uy, uz) - (dx * ux + dy * uy + dz * uz)
-        if climbed <= skin:
-            break
+        if climbed <= skin or not _steep_touching(walk_world, body, x1, y1, z1, half, up, base,
+                                                  wf, wi, cand, contacts):
+            break     # level, or higher only as a curved floor goes
         # Went up a steep slope: walk straight to it, then on along it as
         # along an upright wall.
         f, _ = _cast(walk_world, cx, cy, cz, half, up, radius, skin, dx, dy, dz, wi, cand)
@@ -405,9 +419,13 @@ def update_character(world, carry_world, body, wish_x, wish_y, wish_z, dt, wf, w
                     x1, y1, z1 = x2, y2, z2
                     stepped = gained
                     stop = STOP_STEPPED
-    # 5. Snap down onto the floor (down stairs and slopes), unless jumping.
+    # 5. What touches it now; off the floor it was on, snap down onto one
+    # (down stairs and slopes), unless jumping.
+    rows, floor_row, on_wall, on_ceiling, bx, by, bz = classify(
+        walk_world, body, x1, y1, z1, half, up, base, wf, wi, cand, contacts)
     snapped = 0.0
-    if was_on_floor and not jumped and vspeed <= 0.0 and stepped == 0.0 and body[B_SNAP] > 0.0:
+    if floor_row < 0 and was_on_floor and not jumped and vspeed <= 0.0 and stepped == 0.0 \
+            and body[B_SNAP] > 0.0:
         snap = body[B_SNAP]
         f, hit = _cast(walk_world, x1, y1, z1, half, up, radius, skin, -snap * ux, -snap * uy,
                        -snap * uz, wi, cand)
@@ -415,13 +433,17 @@ def update_character(world, carry_world, body, wish_x, wish_y, wish_z, dt, wf, w
             x2 = x1 - f * snap * ux
             y2 = y1 - f * snap * uy
             z2 = z1 - f * snap * uz
-            if _supported(walk_world, body, x2, y2, z2, half, up, base, wf, wi, cand,
-                          contacts):
+            rows2, floor2, wall2, ceiling2, bx2, by2, bz2 = classify(
+                walk_world, body, x2, y2, z2, half, up, base, wf, wi, cand, contacts)
+            if floor2 >= 0:
                 x1, y1, z1 = x2, y2, z2
                 snapped = f * snap
-    # 6. What touches it now.
-    rows, floor_row, on_wall, on_ceiling, bx, by, bz = classify(
-        walk_world, body, x1, y1, z1, half, up, base, wf, wi, cand, contacts)
+                rows, floor_row, on_wall, on_ceiling, bx, by, bz = \
+                    rows2, floor2, wall2, ceiling2, bx2, by2, bz2
+            else:
+                # Not a floor there: the contacts are those where it stays.
+                rows, floor_row, on_wall, on_ceiling, bx, by, bz = classify(
+                    walk_world, body, x1, y1, z1, half, up, base, wf, wi, cand, contacts)
     on_floor = floor_row >= 0 and vspeed <= 0.0
     if on_floor:
         if not was_on_floor and not jumped:
