@@ -7,7 +7,8 @@ passes through another at any speed, none enters an obstacle, heavier agents
 push lighter ones aside (sliding them along walls, never into them) and
 agents at rest stay at rest. How: :mod:`sidestep.kernels.crowd`.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -24,6 +25,8 @@ _MODE_CODES = {"slide": _moves.MODE_SLIDE, "block": _moves.MODE_BLOCK,
                "ghost": _moves.MODE_GHOST}
 _STOPS = {_moves.STOP_DONE: "done", _moves.STOP_SLID: "slid", _moves.STOP_BLOCKED: "blocked",
           _moves.STOP_MAX_ITERATIONS: "max_iterations", _moves.STOP_STUCK: "stuck"}
+_STOP_NAMES = np.array([_STOPS.get(code, "") for code in range(max(_STOPS) + 1)],
+                       dtype=object)
 
 
 @dataclass(frozen=True)
@@ -36,11 +39,20 @@ class CrowdStep:
     positions: np.ndarray
     #: ``(n,) int64``: the first obstacle each one touched (-1: none).
     obstacle: np.ndarray
-    #: ``(m, 2) int64``: ids of the pairs of agents touching at the end (within two skins).
-    touching: np.ndarray
     #: ``(n,)`` str: why each one's move ended, as :attr:`sidestep.Move.stop`;
     #: ``"blocked"`` also when its neighbours left it no way.
     stop: np.ndarray
+    _radii: np.ndarray = field(repr=False, default=None)
+    _gap: float = field(repr=False, default=0.0)
+
+    @cached_property
+    def touching(self):
+        """``(m, 2) int64``: ids of the pairs of agents touching at the end (within two
+        skins), each pair once, lower index first; worked out on first read."""
+        if not len(self.ids):
+            return np.empty((0, 2), dtype=np.int64)
+        grid = _kc.grid_agents(self.positions, 2.0 * float(self._radii.max()) + self._gap)
+        return self.ids[_kc.touching_pairs(self.positions, self._radii, *grid, self._gap)]
 
 
 class Crowd:
@@ -188,14 +200,8 @@ class Crowd:
                  world._max_iterations, out, stops, obstacles, pressure)
         self._positions = out
         self._pressure = pressure
-        if n:
-            after = _kc.grid_agents(out, max(2.0 * float(self._radii.max()) + 2.0 * skin,
-                                             1e-9))
-            pairs = _kc.touching_pairs(out, self._radii, *after, 2.0 * skin)
-        else:
-            pairs = np.empty((0, 2), dtype=np.int64)
-        return CrowdStep(self._ids.copy(), out.copy(), obstacles, self._ids[pairs],
-                         np.array([_STOPS[int(s)] for s in stops], dtype=object))
+        return CrowdStep(self._ids.copy(), out.copy(), obstacles, _STOP_NAMES[stops],
+                         self._radii.copy(), 2.0 * skin)
 
 
 def _weights(value, n):

@@ -129,10 +129,10 @@ def _pair(positions, radii, weights, k, j, scale):
 
 
 @njit(cache=True)
-def _clip_to_cell(positions, displacements, radii, weights, k, neighbours, count, wx, wy,
-                  scale, slack, qp):
-    """The motion nearest ``w`` inside agent ``k``'s cell: ``(vx, vy, ok)``.
+def _clip_to_cell(pairs, count, wx, wy, slack, qp):
+    """The motion nearest ``w`` inside the agent's cell: ``(vx, vy, ok)``.
 
+    ``pairs (count, 3)``: each neighbour's ``nx, ny, bound`` (:func:`_pair`).
     Cutting planes: the half-plane ``w`` breaks most joins the active set
     (``qp``: normals at 0, bounds at ``2 * ACTIVE``, as ``-n . v >= -b``)
     and the set is solved again, until nothing is broken; with a full set
@@ -145,20 +145,17 @@ def _clip_to_cell(positions, displacements, radii, weights, k, neighbours, count
         worst = slack
         pick = -1
         for t in range(count):
-            j = neighbours[t]
-            nx, ny, _, bound = _pair(positions, radii, weights, k, j, scale)
-            excess = vx * nx + vy * ny - bound
+            excess = vx * pairs[t, 0] + vy * pairs[t, 1] - pairs[t, 2]
             if excess > worst:
                 worst = excess
-                pick = j
+                pick = t
         if pick < 0:
             return vx, vy, True
         if active == ACTIVE:
             return 0.0, 0.0, False
-        nx, ny, _, bound = _pair(positions, radii, weights, k, pick, scale)
-        qp[2 * active] = -nx
-        qp[2 * active + 1] = -ny
-        qp[2 * ACTIVE + active] = -bound
+        qp[2 * active] = -pairs[pick, 0]
+        qp[2 * active + 1] = -pairs[pick, 1]
+        qp[2 * ACTIVE + active] = -pairs[pick, 2]
         active += 1
         vx, vy, err = solve_planes(wx, wy, qp, 0, 2 * ACTIVE, active, slack)
         if err > slack:
@@ -202,12 +199,24 @@ def _neighbours(positions, displacements, radii, k, motion, reach, extra, skin, 
 
 
 @njit(cache=True)
-def _inside_cell(positions, radii, weights, k, neighbours, count, vx, vy, scale, tolerance):
+def _inside_cell(pairs, count, vx, vy, tolerance):
     for t in range(count):
-        nx, ny, _, bound = _pair(positions, radii, weights, k, neighbours[t], scale)
-        if vx * nx + vy * ny > bound + tolerance:
+        if vx * pairs[t, 0] + vy * pairs[t, 1] > pairs[t, 2] + tolerance:
             return False
     return True
+
+
+@njit(cache=True)
+def _cell(positions, radii, weights, k, neighbours, count, scale, pairs):
+    """Each neighbour's ``nx, ny, bound`` into ``pairs`` (grown if needed); returns it."""
+    if pairs.shape[0] < count:
+        pairs = np.empty((2 * count, 3))
+    for t in range(count):
+        nx, ny, _, bound = _pair(positions, radii, weights, k, neighbours[t], scale)
+        pairs[t, 0] = nx
+        pairs[t, 1] = ny
+        pairs[t, 2] = bound
+    return pairs
 
 
 @njit(cache=True, nogil=True)
@@ -238,6 +247,7 @@ def crowd_step(blob, positions, displacements, intents, radii, weights, ox, oy, 
     wi = borrow(wi_buffer)
     qp = borrow(qp_buffer)
     neighbours = np.empty(64, dtype=np.int64)
+    pairs = np.empty((64, 3))
     scale = max(1.0, abs(ox), abs(oy), abs(ox + nx * size), abs(oy + ny * size))
     extra = separation + dmax
     while True:
@@ -296,14 +306,13 @@ def crowd_step(blob, positions, displacements, intents, radii, weights, ox, oy, 
             wy = dy + yy + sy
             # 4. Into the cell, then through the world.
             agent_mode = MODE_SLIDE if mode == MODE_GHOST else mode
+            pairs = _cell(positions, radii, weights, k, neighbours, count, scale, pairs)
             if mode == MODE_BLOCK:
-                ok = _inside_cell(positions, radii, weights, k, neighbours, count, wx, wy,
-                                  scale, 0.0)
+                ok = _inside_cell(pairs, count, wx, wy, 0.0)
                 vx = wx if ok else 0.0
                 vy = wy if ok else 0.0
             else:
-                vx, vy, ok = _clip_to_cell(positions, displacements, radii, weights, k,
-                                           neighbours, count, wx, wy, scale, slack, qp)
+                vx, vy, ok = _clip_to_cell(pairs, count, wx, wy, slack, qp)
             x = px
             y = py
             code = STOP_BLOCKED
@@ -319,12 +328,9 @@ def crowd_step(blob, positions, displacements, intents, radii, weights, ox, oy, 
                 if n_contacts > 0:
                     hit = int(contacts[0, 0])
                 tolerance = 0.25 * skin
-                if not _inside_cell(positions, radii, weights, k, neighbours, count, x - px,
-                                    y - py, scale, tolerance):
+                if not _inside_cell(pairs, count, x - px, y - py, tolerance):
                     # Sliding left the cell: along the chord it took, clipped.
-                    vx, vy, ok = _clip_to_cell(positions, displacements, radii, weights, k,
-                                               neighbours, count, x - px, y - py, scale,
-                                               slack, qp)
+                    vx, vy, ok = _clip_to_cell(pairs, count, x - px, y - py, slack, qp)
                     x = px
                     y = py
                     code = STOP_BLOCKED
@@ -332,8 +338,7 @@ def crowd_step(blob, positions, displacements, intents, radii, weights, ox, oy, 
                         x2, y2, code2, n2, _ = move_agent(
                             world, px, py, vx, vy, rk, agent_mode, skin, margin, slack,
                             min_motion, max_iterations, wf, wi, contacts)
-                        if _inside_cell(positions, radii, weights, k, neighbours, count,
-                                        x2 - px, y2 - py, scale, tolerance):
+                        if _inside_cell(pairs, count, x2 - px, y2 - py, tolerance):
                             x = x2
                             y = y2
                             code = code2
@@ -345,8 +350,8 @@ def crowd_step(blob, positions, displacements, intents, radii, weights, ox, oy, 
                 far, neighbours = _neighbours(positions, displacements, radii, k, moved,
                                               reach, extra, skin, ox, oy, size, nx, ny, start,
                                               items, neighbours)
-                if not _inside_cell(positions, radii, weights, k, neighbours, far, x - px,
-                                    y - py, scale, 0.25 * skin):
+                pairs = _cell(positions, radii, weights, k, neighbours, far, scale, pairs)
+                if not _inside_cell(pairs, far, x - px, y - py, 0.25 * skin):
                     x = px
                     y = py
                     code = STOP_BLOCKED
