@@ -13,7 +13,8 @@ The scene (seeded): a hall 120 x 60 m, a wall across its middle (x = 0) with fou
 doorways 4 m wide; group A (5,000 agents, radius 0.3 m) stands on a jittered grid in
 the west half, group B in the east half; each agent's goal is its start mirrored into
 the other half. Each step each agent wishes 0.14 m (1.4 m/s, dt = 0.1 s) towards the
-nearest doorway of its side while it has not passed the wall, then towards its goal,
+nearest doorway of its group (A the first and third, B the second and fourth, so the
+streams do not meet head-on in a door) while it has not passed the wall, then its goal,
 steering from its own position (so a library whose agents jam walks less). Every 10th
 step an independent NumPy check (a grid of cells, exact distances) counts the pairs
 closer than the sum of their radii less 1e-6 m, the deepest overlap, and the agents
@@ -69,11 +70,19 @@ def starts(per_group, seed=7):
 
 
 def wishes(positions, goals):
-    """Each agent's step: to the nearest door of its side until past the wall, then to its goal."""
+    """Each agent's step: to the nearest door of its group until past the wall, then to its goal.
+
+    Group A (heading east) uses the first and third doors, group B the second and fourth:
+    the two streams do not meet head-on in a doorway (agents here have no steering to form
+    lanes; meeting head-on, agents that cannot pass through each other jam).
+    """
     side = np.sign(goals[:, 0])              # +1: heading east
     passed = positions[:, 0] * side > RADIUS
-    doors = np.array(DOORS)
-    nearest = doors[np.abs(positions[:, 1:2] - doors[None, :]).argmin(axis=1)]
+    east = np.array(DOORS[0::2])
+    west = np.array(DOORS[1::2])
+    near_east = east[np.abs(positions[:, 1:2] - east[None, :]).argmin(axis=1)]
+    near_west = west[np.abs(positions[:, 1:2] - west[None, :]).argmin(axis=1)]
+    nearest = np.where(side > 0, near_east, near_west)
     target = np.where(passed[:, None], goals, np.column_stack([side * 1.0, nearest]))
     gap = target - positions
     length = np.maximum(np.linalg.norm(gap, axis=1), 1e-9)

@@ -68,3 +68,20 @@ def test_draw_query_draws_the_wedge_and_the_states():
     q = plot.draw_query(ax, world, Frustum.wedge((0, 0), (1, 0), 1.0, 1.0, 10.0))
     assert q.obstacle.tolist() == [0, 1, 3] and q.state.tolist() == [2, 1, 2]
     assert len(ax.patches) >= 4
+
+
+def test_query_reports_voxel_tables_and_heightfields_by_their_bounding_box():
+    world = sidestep.World3D()
+    blocked = np.zeros((4, 3, 5), bool)
+    blocked[1:3, 0:2, 2:4] = True                  # cells x 1-2, y 0-1, z 2-3
+    vox = world.add_voxels(blocked, cell_size=0.5, origin=(10.0, 0.0, 0.0))
+    ground = world.add_heightfield(np.array([[0.0, 0.5], [1.0, 0.2]]), cell_size=2.0,
+                                   origin=(-20.0, 0.0, -20.0))
+    # The blocked cells span x 10.5-11.5, y 0-1, z 1-2.
+    assert world.query(Box((10.4, -1, 0.9), (11.6, 2, 2.1))).state.tolist() == [2]
+    assert world.query(Box((11.0, 0.5, 1.5), (12, 3, 3))).obstacle.tolist() == [vox]
+    assert world.query(Box((9.0, 0, 0), (10.4, 1, 1))).obstacle.tolist() == []
+    # Under the terrain's surface (solid below it) but above its floor: touched.
+    q = world.query(Sphere((-19.0, -1.0, -19.0), 0.2))
+    assert q.obstacle.tolist() == [ground] and q.state.tolist() == [1]
+    assert world.query(Sphere((-19.0, 5.0, -19.0), 0.2)).obstacle.tolist() == []

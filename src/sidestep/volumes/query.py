@@ -3,8 +3,9 @@
 Each family's obstacles are tested in one batched call of the kernels of
 :mod:`sidestep.volumes.batch` (all cores): circles, spheres and boxes
 exactly, 2D walls exactly as capsules (their clearance as the radius).
-Polygons, grids, cylinders, panels, meshes, voxels and heightfields are
-tested by their own axis-aligned bounding box, so their state is
+Polygons, grids, cylinders, panels, meshes, voxel tables and heightfields
+(solid down to the floor under them) are tested by their own axis-aligned
+bounding box, so their state is
 conservative: it errs towards INTERSECTS (an obstacle the volume misses but
 whose box it touches is reported INTERSECTS), never towards DISJOINT or a
 wrong CONTAINS (a box held by the volume holds what is inside it).
@@ -118,8 +119,9 @@ def query_3d(world, volume):
         parts.append(_boxes_of(volume, g["ids"], np.minimum(g["bases"], top) - r,
                                np.maximum(g["bases"], top) + r))
     for family in ("voxels", "heightfield"):
-        if len(world.geometry(family)["ids"]):
-            raise NotImplementedError(f"query does not handle {family} obstacles yet")
+        ids = world.geometry(family)["ids"]
+        if len(ids):
+            parts.append(_boxes_of(volume, ids, *world._store.obstacle_boxes(ids)))
     return _collect(parts)
 
 
