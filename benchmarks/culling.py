@@ -8,8 +8,9 @@ frustum, beside the usual vectorised NumPy plane test (conservative: a box
 or sphere beyond a frustum's edge or corner but inside every plane counts as
 intersecting) and Panda3D's ``BoundingHexahedron.contains`` in a Python
 loop (timed on a tenth of the items), and how many boxes the plane test
-calls intersecting that the exact test calls disjoint. A benchmark, never a
-timed test.
+calls intersecting that the exact test calls disjoint; then ``World3D.query``
+with a frustum over a million spheres (through the world's hierarchy). A
+benchmark, never a timed test.
 """
 import argparse
 import math
@@ -76,6 +77,8 @@ def main(argv=None):
     ap.add_argument("--boxes", type=int, default=100_000)
     ap.add_argument("--spheres", type=int, default=1_000_000)
     ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--world", type=int, default=1_000_000,
+                    help="spheres in the World3D that world.query culls")
     args = ap.parse_args(argv)
     rng = np.random.default_rng(1)
     f = Frustum.perspective((0, 0, 0), (0, 0, -1), (0, 1, 0), math.pi / 3, 16 / 9, 0.5, 200.0)
@@ -111,6 +114,34 @@ def main(argv=None):
     print(f"  boxes the plane test calls INTERSECTS that are DISJOINT: {wrong} of "
           f"{int(np.sum(plane == 1))} it calls INTERSECTS ({args.boxes} boxes)")
     assert np.all((exact == 0) | (plane != 0)), "the plane test never culls a visible box"
+    world_query(rng, args.world, args.repeats)
+
+
+def world_query(rng, n, repeats):
+    """``World3D.query`` with a frustum over ``n`` spheres spread over 2 km: the hierarchy
+    first, then the exact tests; beside the exact batch test of every sphere."""
+    import sidestep
+    from sidestep.volumes import Frustum
+
+    world = sidestep.World3D()
+    c = rng.uniform(-1000, 1000, (n, 3))
+    r = rng.uniform(0.1, 1.0, n)
+    world.add_spheres(c, r)
+    t = time.perf_counter()
+    world.query(Frustum.perspective((0, 0, 0), (1, 0, 0), (0, 0, 1), 1.0, 1.0, 0.5, 1.0))
+    built = time.perf_counter() - t
+    f = Frustum.perspective((0, 0, 0), (1, 0.1, 0.05), (0, 0, 1), math.pi / 3, 1.5, 0.5, 100.0)
+    q = world.query(f)
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        q = world.query(f)
+        times.append(time.perf_counter() - t)
+    every = _median_rate(lambda: volumes.contains_spheres(f, c, r), n, repeats)
+    print(f"world.query: a frustum over {n:,} spheres in a World3D: "
+          f"{1000 * float(np.median(times)):.1f} ms (median of {repeats}), {len(q.obstacle)} "
+          f"found; testing every sphere: {1000 * n / every:.1f} ms; the hierarchy's build "
+          f"(first query) {built:.2f} s")
 
 
 if __name__ == "__main__":

@@ -214,9 +214,14 @@ class Store3D:
         hi = np.array([boxes[f:f + c, 3:].max(axis=0) for f, c in zip(first, count)])
         return lo.reshape(-1, 3), hi.reshape(-1, 3)
 
-    def geometry(self, family):
+    def geometry(self, family, within=None):
+        """The live obstacles of ``family`` as arrays; only those marked in ``within`` (a
+        ``(ids,)`` bool array) if it is given."""
         code = FAMILIES.index(family)
-        ids = np.flatnonzero((self.family.view() == code) & (self.alive.view() != 0))
+        live = (self.family.view() == code) & (self.alive.view() != 0)
+        if within is not None:
+            live &= within
+        ids = np.flatnonzero(live)
         out = {"ids": ids.astype(np.int64)}
         first = self.first_prim.view()[ids]
         p = self.params.view()

@@ -85,3 +85,24 @@ def test_query_reports_voxel_tables_and_heightfields_by_their_bounding_box():
     q = world.query(Sphere((-19.0, -1.0, -19.0), 0.2))
     assert q.obstacle.tolist() == [ground] and q.state.tolist() == [1]
     assert world.query(Sphere((-19.0, 5.0, -19.0), 0.2)).obstacle.tolist() == []
+
+
+def test_query_3d_through_the_hierarchy_finds_what_testing_every_obstacle_finds():
+    from sidestep.volumes import Ray, batch
+
+    rng = np.random.default_rng(9)
+    world = sidestep.World3D()
+    c = rng.uniform(-500, 500, (5000, 3))
+    r = rng.uniform(0.5, 5.0, 5000)
+    ids = world.add_spheres(c, r)
+    world.remove(ids[::7])
+    alive = np.ones(5000, bool)
+    alive[::7] = False
+    for volume in (Frustum.perspective((0, 0, 0), (1, 0.2, 0), (0, 0, 1), 1.0, 1.5, 1.0, 300.0),
+                   Sphere((100, 100, 0), 150.0), Ray((0, 0, 0), c[1])):
+        q = world.query(volume)
+        every = batch.contains_spheres(volume, c, r)
+        want = np.flatnonzero((every != 0) & alive)
+        assert q.obstacle.tolist() == ids[want].tolist()
+        assert q.state.tolist() == every[want].tolist()
+        assert len(want) > 0

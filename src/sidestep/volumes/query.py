@@ -10,7 +10,10 @@ conservative: it errs towards INTERSECTS (an obstacle the volume misses but
 whose box it touches is reported INTERSECTS), never towards DISJOINT or a
 wrong CONTAINS (a box held by the volume holds what is inside it).
 
-Every live obstacle is tested (a linear pass, vectorised): no broadphase yet.
+In 3D the world's bounding volume hierarchy first picks the obstacles with
+a primitive in a leaf whose box touches the volume's bounding box (a ray's
+is unbounded: every obstacle); only those are tested. In 2D every live
+obstacle is tested (a linear pass, vectorised).
 """
 from dataclasses import dataclass
 
@@ -96,21 +99,40 @@ def query_2d(world, volume):
     return _collect(parts)
 
 
+def _near(world, volume):
+    # (ids,) bool: the obstacles the hierarchy finds near the volume's box, or None.
+    from ..kernels3d import world as kw
+
+    v = volume.packed
+    if v[kv.KIND] == kv.RAY:
+        return None
+    corners = v[kv.VERTS:kv.VERTS + 3 * (8 if v[kv.KIND] == kv.POLYTOPE else 2)]
+    corners = corners.reshape(-1, 3)
+    lo = corners.min(axis=0) - v[kv.RADIUS]
+    hi = corners.max(axis=0) + v[kv.RADIUS]
+    store = world._store
+    marks = np.zeros(store.alive.size, dtype=np.bool_)
+    kw.owners_in_box(store.pack(), *lo, *hi, marks)
+    return marks
+
+
 def query_3d(world, volume):
     """The obstacles of ``world`` (a :class:`~sidestep.World3D`) that 3D ``volume`` touches."""
     _check(volume, 3)
+    near = _near(world, volume)
+    store = world._store
     parts = []
-    g = world.geometry("sphere")
+    g = store.geometry("sphere", near)
     parts.append(_spheres_of(volume, g["ids"], g["centers"], g["radii"]))
-    g = world.geometry("box")
+    g = store.geometry("box", near)
     parts.append(_boxes_of(volume, g["ids"], g["mins"], g["maxs"]))
     for family in ("panel", "mesh"):
-        g = world.geometry(family)
+        g = store.geometry(family, near)
         if len(g["ids"]):
             parts.append(_boxes_of(volume, g["ids"],
                                    np.array([v.min(axis=0) for v in g["vertices"]]),
                                    np.array([v.max(axis=0) for v in g["vertices"]])))
-    g = world.geometry("cylinder")
+    g = store.geometry("cylinder", near)
     if len(g["ids"]):
         up = "xyz".index(world.up)
         r = g["radii"][:, None] * (np.arange(3) != up)
@@ -119,7 +141,7 @@ def query_3d(world, volume):
         parts.append(_boxes_of(volume, g["ids"], np.minimum(g["bases"], top) - r,
                                np.maximum(g["bases"], top) + r))
     for family in ("voxels", "heightfield"):
-        ids = world.geometry(family)["ids"]
+        ids = store.geometry(family, near)["ids"]
         if len(ids):
             parts.append(_boxes_of(volume, ids, *world._store.obstacle_boxes(ids)))
     return _collect(parts)
