@@ -33,7 +33,7 @@ world.overlapping((3.5, 2.5), 0.1)
 world.remove([0]); world.move((0.0, -1.5), (3.0, -2.0), radius=0.25)
 check(Level(world, np.array([[0.0, -1.5]])), 0.3)
 crowd = sidestep.Crowd(world, [(-5.0, 5.0), (-3.0, 5.0)], 0.3)
-crowd.step([(1.0, 0.0), (-1.0, 0.0)])
+crowd.step([(1.0, 0.0), (-1.0, 0.0)]).touching
 w3 = sidestep.World3D()
 w3.add_boxes([(-5, -1, -5)], [(5, 0, 5)])
 w3.add_mesh(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0.0]]), np.array([[0, 1, 2]]))
