@@ -317,3 +317,17 @@ def _hall():
     world.add_walls([(-10, -4), (-10, 4), (-10, -4), (10, -4)],
                     [(10, -4), (10, 4), (-10, 4), (10, 4)])
     return world
+
+
+def test_sliding_along_a_wall_into_a_resting_agent_never_creeps_past_the_skin():
+    # One agent slides up a wall into another that stands still against it, step
+    # after step: the world's slide ends a hair off the line it was asked for, and
+    # that allowance must not add up over the steps.
+    world = World2D()
+    world.add_walls([(0.0, -50.0)], [(0.0, 50.0)])
+    crowd = Crowd(world, [(0.5 + 2e-6, 0.0), (0.5 + 2e-6, 1.0 + 1e-7)], 0.5)
+    for _ in range(2000):
+        before = crowd.positions.copy()
+        crowd.step([(-0.05, 0.1), (-0.05, 0.0)])
+        assert_step_keeps_the_promise(crowd, before, crowd.positions)
+        assert pair_gaps(crowd.positions, crowd.radii).min() >= -0.5 * SKIN

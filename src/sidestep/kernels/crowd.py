@@ -132,7 +132,7 @@ def _pair(positions, radii, weights, k, j, scale):
 def _clip_to_cell(pairs, count, wx, wy, slack, qp):
     """The motion nearest ``w`` inside the agent's cell: ``(vx, vy, ok)``.
 
-    ``pairs (count, 3)``: each neighbour's ``nx, ny, bound`` (:func:`_pair`).
+    ``pairs (count, 4)``: each neighbour's ``nx, ny, bound, gap`` (:func:`_pair`).
     Cutting planes: the half-plane ``w`` breaks most joins the active set
     (``qp``: normals at 0, bounds at ``2 * ACTIVE``, as ``-n . v >= -b``)
     and the set is solved again, until nothing is broken; with a full set
@@ -200,22 +200,28 @@ def _neighbours(positions, displacements, radii, k, motion, reach, extra, skin, 
 
 @njit(cache=True)
 def _inside_cell(pairs, count, vx, vy, tolerance):
+    """Whether the motion ``v`` keeps to the cell, give or take ``tolerance`` (the world's
+    slide ends a rounding or a skin off the line it was asked for). The allowance
+    shrinks as a gap closes below zero and is gone at ``-tolerance``, so steps never
+    add it up: two agents are never closer than ``2 * tolerance`` short of touching."""
     for t in range(count):
-        if vx * pairs[t, 0] + vy * pairs[t, 1] > pairs[t, 2] + tolerance:
+        allow = max(0.0, tolerance + min(pairs[t, 3], 0.0))
+        if vx * pairs[t, 0] + vy * pairs[t, 1] > pairs[t, 2] + allow:
             return False
     return True
 
 
 @njit(cache=True)
 def _cell(positions, radii, weights, k, neighbours, count, scale, pairs):
-    """Each neighbour's ``nx, ny, bound`` into ``pairs`` (grown if needed); returns it."""
+    """Each neighbour's ``nx, ny, bound, gap`` into ``pairs`` (grown if needed); returns it."""
     if pairs.shape[0] < count:
-        pairs = np.empty((2 * count, 3))
+        pairs = np.empty((2 * count, 4))
     for t in range(count):
-        nx, ny, _, bound = _pair(positions, radii, weights, k, neighbours[t], scale)
+        nx, ny, gap, bound = _pair(positions, radii, weights, k, neighbours[t], scale)
         pairs[t, 0] = nx
         pairs[t, 1] = ny
         pairs[t, 2] = bound
+        pairs[t, 3] = gap
     return pairs
 
 
@@ -247,7 +253,7 @@ def crowd_step(blob, positions, displacements, intents, radii, weights, ox, oy, 
     wi = borrow(wi_buffer)
     qp = borrow(qp_buffer)
     neighbours = np.empty(64, dtype=np.int64)
-    pairs = np.empty((64, 3))
+    pairs = np.empty((64, 4))
     scale = max(1.0, abs(ox), abs(oy), abs(ox + nx * size), abs(oy + ny * size))
     extra = separation + dmax
     while True:
