@@ -17,11 +17,10 @@ from . import validation
 from .kernels3d import character as _kc
 from .kernels3d import moves as _moves
 from .kernels3d import world as _kw
+from .world3d import _STOPS as _MOVE_STOPS
 
-_STOPS = {_moves.STOP_DONE: "done", _moves.STOP_SLID: "slid", _moves.STOP_BLOCKED: "blocked",
-          _moves.STOP_MAX_ITERATIONS: "max_iterations", _moves.STOP_STUCK: "stuck",
-          _kc.STOP_STEPPED: "stepped", _kc.STOP_LANDED: "landed", _kc.STOP_FELL: "fell",
-          _kc.STOP_SQUEEZED: "squeezed"}
+_STOPS = {**_MOVE_STOPS, _kc.STOP_STEPPED: "stepped", _kc.STOP_LANDED: "landed",
+          _kc.STOP_FELL: "fell", _kc.STOP_SQUEEZED: "squeezed"}
 _KINDS = ("floor", "wall", "ceiling")
 #: Contacts a frame reports at most.
 MAX_CONTACTS = 16

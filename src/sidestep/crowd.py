@@ -16,6 +16,7 @@ from . import validation
 from .kernels import crowd as _kc
 from .kernels import moves as _moves
 from .threads import run_rows
+from .world import _STOPS
 
 #: Crowd modes: ``slide`` (agents slide round each other and the world),
 #: ``block`` (an agent whose move would leave its share of the way stays),
@@ -23,8 +24,6 @@ from .threads import run_rows
 CROWD_MODES = ("slide", "block", "ghost")
 _MODE_CODES = {"slide": _moves.MODE_SLIDE, "block": _moves.MODE_BLOCK,
                "ghost": _moves.MODE_GHOST}
-_STOPS = {_moves.STOP_DONE: "done", _moves.STOP_SLID: "slid", _moves.STOP_BLOCKED: "blocked",
-          _moves.STOP_MAX_ITERATIONS: "max_iterations", _moves.STOP_STUCK: "stuck"}
 _STOP_NAMES = np.array([_STOPS.get(code, "") for code in range(max(_STOPS) + 1)],
                        dtype=object)
 
