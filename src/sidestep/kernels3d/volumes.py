@@ -319,7 +319,9 @@ def _inside_polytope(a, b, tol):
         k = PLANES + 4 * j
         for i in range(_n_verts(b)):
             m = VERTS + 3 * i
-            if a[k] * b[m] + a[k + 1] * b[m + 1] + a[k + 2] * b[m + 2] + b[RADIUS] - a[k + 3] > tol:
+            # The height of the corner above the plane against the slack
+            # left by the radius (the batch path of culling compares the same).
+            if a[k] * b[m] + a[k + 1] * b[m + 1] + a[k + 2] * b[m + 2] - a[k + 3] > tol - b[RADIUS]:
                 return False
     return True
 
@@ -339,7 +341,7 @@ def contains(a, b, tol, work):
             for i in range(_n_verts(b)):
                 m = VERTS + 3 * i
                 lo = min(lo, a[k] * b[m] + a[k + 1] * b[m + 1] + a[k + 2] * b[m + 2])
-            if lo - b[RADIUS] - a[k + 3] > tol:
+            if lo - a[k + 3] > b[RADIUS] + tol:
                 return DISJOINT
     if b[KIND] == RAY:
         # Only a ray holds a ray: same direction, its origin on the outer ray.
