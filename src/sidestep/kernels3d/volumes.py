@@ -120,7 +120,11 @@ def _separated(a, b, tol):
     """Separating-axis test of two packed volumes (polytopes or radius-0 segments).
 
     Axes: the face normals of each polytope, then the edge-cross-edge axes (a
-    segment's own direction counts as its edge).
+    segment's own direction counts as its edge), then a segment's direction
+    crossed with the polytope's face normals: a flat polytope (a 2D volume, a
+    triangle) has no edge across its plane, and a segment lying in that
+    plane beside one of its corners is set apart only by the line along the
+    segment, whose normal is that cross product.
     """
     for p in (a, b):
         if p[KIND] == POLYTOPE:
@@ -139,6 +143,17 @@ def _separated(a, b, tol):
             cz = a[ka] * b[kb + 1] - a[ka + 1] * b[kb]
             if _gap(a, b, cx, cy, cz, tol):
                 return True
+    for s, p in ((a, b), (b, a)):
+        if s[KIND] != POLYTOPE and p[KIND] == POLYTOPE:
+            for i in range(int(s[N_DIRS])):
+                ks = DIRS + 3 * i
+                for j in range(6):
+                    k = PLANES + 4 * j
+                    cx = s[ks + 1] * p[k + 2] - s[ks + 2] * p[k + 1]
+                    cy = s[ks + 2] * p[k] - s[ks] * p[k + 2]
+                    cz = s[ks] * p[k + 1] - s[ks + 1] * p[k]
+                    if _gap(a, b, cx, cy, cz, tol):
+                        return True
     return False
 
 
