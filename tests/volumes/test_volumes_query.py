@@ -57,21 +57,6 @@ def test_query_3d_against_every_obstacle():
     assert q.obstacle.dtype == np.int64 and q.state.dtype == np.int8
 
 
-def test_draw_query_draws_the_wedge_and_the_states():
-    import matplotlib
-    matplotlib.use("Agg")
-    from matplotlib.figure import Figure
-
-    from sidestep import plot
-    world = sidestep.World2D()
-    world.add_circles([(5, 0), (10, 0), (0, 9)], 1.0)
-    world.add_boxes([(3, -1)], [(4, 1)])
-    ax = Figure().subplots()
-    q = plot.draw_query(ax, world, Frustum.wedge((0, 0), (1, 0), 1.0, 1.0, 10.0))
-    assert q.obstacle.tolist() == [0, 1, 3] and q.state.tolist() == [2, 1, 2]
-    assert len(ax.patches) >= 4
-
-
 # --- Through the broadphase: the same answers as testing every obstacle --------------
 
 def _around(volume):
