@@ -276,3 +276,37 @@ def test_heightfield_is_solid_under_its_surface():
     ]
     for name, volume, want in cases:
         assert _state_of(world, volume, hill) == want, name
+
+
+def test_2d_polygon_is_its_outline_not_its_box():
+    world = sidestep.World2D()
+    u = world.add_polygon([(0, 0), (6, 0), (6, 6), (4, 6), (4, 2), (2, 2), (2, 6), (0, 6)])
+    cases = [
+        ("box in the U's notch", Box((2.5, 3), (3.5, 5)), Containment.DISJOINT),
+        ("box in the U's base, touching no edge", Box((1, 0.5), (5, 1.5)),
+         Containment.INTERSECTS),
+        ("circle in an arm", Sphere((1, 4), 0.5), Containment.INTERSECTS),
+        ("box touching the notch's floor", Box((2.5, 2), (3.5, 5)), Containment.INTERSECTS),
+        ("box around it all", Box((-1, -1), (7, 7)), Containment.CONTAINS),
+        ("wedge from the notch, up", Frustum.wedge((3, 2.5), (0, 1), 0.3, 0.1, 10),
+         Containment.DISJOINT),
+        ("wedge from the notch, down", Frustum.wedge((3, 2.5), (0, -1), 0.3, 0.1, 10),
+         Containment.INTERSECTS),
+    ]
+    for name, volume, want in cases:
+        assert _state_of(world, volume, u) == want, name
+
+
+def test_2d_grid_is_its_blocked_cells():
+    world = sidestep.World2D()
+    checker = world.add_grid([[1, 0], [0, 1]], 1.0, (0, 0))     # cells (0..1, 0..1), (1..2, 1..2)
+    empty = world.add_grid([[0, 0]], 1.0, (5, 5))
+    cases = [
+        ("box in a free cell", Box((1.2, 0.2), (1.8, 0.8)), Containment.DISJOINT),
+        ("box in a blocked cell", Box((0.2, 0.2), (0.8, 0.8)), Containment.INTERSECTS),
+        ("box around both blocked cells", Box((0, 0), (2, 2)), Containment.CONTAINS),
+        ("circle in the free corner", Sphere((1.8, 0.2), 0.1), Containment.DISJOINT),
+    ]
+    for name, volume, want in cases:
+        assert _state_of(world, volume, checker) == want, name
+    assert _state_of(world, Box((4, 4), (8, 8)), empty) == Containment.DISJOINT

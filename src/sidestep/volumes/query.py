@@ -3,11 +3,10 @@
 Both go through the world's broadphase, then test each candidate:
 
 * 2D (:func:`query_2d`): the obstacles in the cells of the broadphase grids
-  that the volume's bounding box meets, then one batched call per family
-  (:mod:`sidestep.volumes.batch`, all cores): circles and boxes exactly,
-  walls exactly as capsules (their clearance as the radius), polygons by
-  their corners' box and grids by the box of their blocked cells
-  (conservative: towards INTERSECTS, never a wrong DISJOINT or CONTAINS);
+  that the volume's bounding box meets, then batched exact tests per family
+  (:mod:`sidestep.volumes.batch`, all cores): circles, boxes, walls as
+  capsules (their clearance as the radius), polygons by their corners and
+  edges, grids by their blocked cells;
 * 3D (:func:`query_3d`): a walk of the bounding volume hierarchy that skips
   or accepts whole subtrees by their boxes, then an exact test per
   primitive (:mod:`sidestep.kernels3d.query`): spheres, boxes, mesh
@@ -22,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import threads
+from ..kernels.polygon import contains_point_polygon
 from ..kernels.query import owners_in_box
 from ..kernels3d import culling
 from ..kernels3d import query as kq
@@ -29,7 +29,7 @@ from ..kernels3d import volumes as kv
 from ..storage import FAMILIES as FAMILIES_2D
 from ..tolerances import VOLUME_TOLERANCE
 from . import batch
-from .shapes import Volume
+from .shapes import Containment, Volume
 
 
 @dataclass(frozen=True)
@@ -82,8 +82,9 @@ def query_2d(world, volume):
     The candidates are the obstacles in the cells of the world's broadphase
     grids that the volume's bounding box meets
     (:func:`~sidestep.kernels.query.owners_in_box`); each is then tested
-    exactly (circles, boxes, walls as capsules of their clearance) or by its
-    bounding box (polygons; grids by the box of their blocked cells).
+    exactly: circles, boxes, walls as capsules of their clearance, polygons
+    by their corners and edges (and whether the volume lies inside them),
+    grids by their blocked cells.
     """
     _check(volume, 2)
     store = world._store
@@ -116,25 +117,55 @@ def _test_2d(store, volume, ids):
     if len(sel):
         first = store.first_item.view()[sel]
         parts.append((sel, _capsules(volume, g[first, 0:2], g[first, 2:4], g[first, 4])))
-    for name in ("box", "polygon"):            # a polygon's area bounds: its corners' box
-        sel = ids[family == code[name]]
-        b = store.area_bounds.view()[store.area_of.view()[sel]]
-        parts.append(_boxes_of(volume, sel, b[:, 0:2], b[:, 2:4]))
+    sel = ids[family == code["box"]]
+    b = store.area_bounds.view()[store.area_of.view()[sel]]
+    parts.append(_boxes_of(volume, sel, b[:, 0:2], b[:, 2:4]))
+    sel = ids[family == code["polygon"]]
+    if len(sel):
+        parts.append((sel, _polygons(store, volume, sel)))
     sel = ids[family == code["grid"]]
     if len(sel):
-        lo, hi = [], []
-        ref = store.area_ref.view()[store.area_of.view()[sel]]
-        for r in ref[:, 0]:
-            s, ox, oy = store.grid_frame.view()[r]
-            o = np.array([ox, oy])
-            rows, cols = np.nonzero(store.grid_tables[r])
-            if not len(rows):
-                lo.append(o), hi.append(o)      # an empty grid: its origin only
-                continue
-            lo.append(o + s * np.array([cols.min(), rows.min()]))
-            hi.append(o + s * np.array([cols.max() + 1, rows.max() + 1]))
-        parts.append(_boxes_of(volume, sel, np.array(lo), np.array(hi)))
+        parts.append((sel, _grids(store, volume, sel)))
     return _collect(parts)
+
+
+def _polygons(store, volume, ids):
+    """States of polygons ``ids``, exact: held when their corners are (the volume is
+    convex), touching when an edge touches or when the volume lies inside them."""
+    ref = store.area_ref.view()[store.area_of.view()[ids]]
+    flat = store.polygon_vertices.view()
+    corners = [flat[f:f + c] for f, c in ref]
+    every = np.concatenate(corners)
+    held = batch.contains_points(volume, every) == Containment.CONTAINS
+    ends = np.concatenate([np.roll(v, -1, axis=0) for v in corners])
+    edge = _capsules(volume, every, ends, np.zeros(len(every))) != Containment.DISJOINT
+    # A point of the volume (a corner, its core's start, a ray's origin): inside
+    # a polygon whose edges it misses, the whole volume is.
+    px, py = volume.packed[kv.VERTS], volume.packed[kv.VERTS + 1]
+    coords = flat.reshape(-1)
+    out = np.zeros(len(ids), dtype=np.int8)
+    at = np.cumsum([0] + [len(v) for v in corners])
+    for k, (f, c) in enumerate(ref):
+        if held[at[k]:at[k + 1]].all():
+            out[k] = Containment.CONTAINS
+        elif edge[at[k]:at[k + 1]].any() or contains_point_polygon(px, py, coords, 2 * f, c):
+            out[k] = Containment.INTERSECTS
+    return out
+
+
+def _grids(store, volume, ids):
+    """States of grids ``ids``, exact: by their blocked cells (none blocked: DISJOINT)."""
+    out = np.zeros(len(ids), dtype=np.int8)
+    for k, (r, _) in enumerate(store.area_ref.view()[store.area_of.view()[ids]]):
+        s, ox, oy = store.grid_frame.view()[r]
+        rows, cols = np.nonzero(store.grid_tables[r])
+        if not len(rows):
+            continue
+        lo = np.column_stack([ox + s * cols, oy + s * rows])
+        states = batch.contains_boxes(volume, lo, lo + s)
+        out[k] = Containment.CONTAINS if np.all(states == Containment.CONTAINS) else \
+            Containment.INTERSECTS if np.any(states) else Containment.DISJOINT
+    return out
 
 
 def _scale(a):
