@@ -101,12 +101,12 @@ def main(argv=None):
     volumes.contains_boxes(f, lo[:10], hi[:10])          # compile / load before timing
     volumes.contains_spheres(f, c[:10], r[:10])
 
-    exact = volumes.contains_boxes(f, lo, hi)
-    plane = numpy_boxes(planes, lo, hi)
     # sidestep first: NumPy's matrix products leave BLAS threads spinning on
     # the other cores for a while, which would slow whatever runs next.
     ours = (_median_rate(lambda: volumes.contains_boxes(f, lo, hi), args.boxes, args.repeats),
             _median_rate(lambda: volumes.contains_spheres(f, c, r), args.spheres, args.repeats))
+    exact = volumes.contains_boxes(f, lo, hi)
+    plane = numpy_boxes(planes, lo, hi)
     npy = (_median_rate(lambda: numpy_boxes(planes, lo, hi), args.boxes, args.repeats),
            _median_rate(lambda: numpy_spheres(planes, c, r), args.spheres, args.repeats))
     rates = {"boxes": (ours[0], npy[0]), "spheres": (ours[1], npy[1])}
