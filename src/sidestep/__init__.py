@@ -8,6 +8,8 @@
 ('slid', True)
 """
 from .agent import Agent
+from .character import Character, Touch
+from .crowd import Crowd, CrowdStep
 from .kernel_cache import warmup
 from .level import Level, LevelError, Scenarios
 from .results import Contact, Move, Nearest, RayHits
@@ -15,7 +17,7 @@ from .world import MODES, World2D
 from .world3d import World3D
 
 __version__ = "0.1.0"
-__all__ = ["World2D", "World3D", "Agent", "Move", "Contact", "Nearest", "RayHits", "MODES",
+__all__ = ["World2D", "World3D", "Agent", "Character", "Touch", "Crowd", "CrowdStep", "Move", "Contact", "Nearest", "RayHits", "MODES",
            "load", "save", "Level", "LevelError", "Scenarios", "warmup", "__version__"]
 
 

@@ -161,8 +161,12 @@ def _parser():
     demo.add_argument("--radius", type=_radius, default=0.3, metavar="R",
                       help="the agent's radius in metres, >= 0 (default: %(default)s)")
     demo.add_argument("--3d", dest="three_d", action="store_true",
-                      help="walk the panel article's 3D corridor instead (picture: "
-                           "sidestep-demo3d.png unless --out says)")
+                      help="3D instead: a first-person character walks the Recast dungeon "
+                           "(floors, ramps, a bridge; picture: sidestep-demo3d.png unless "
+                           "--out says)")
+    demo.add_argument("--corridor", action="store_true",
+                      help="with --3d: walk the panel article's corridor in every move mode "
+                           "instead (an agent of --radius)")
 
     render = commands.add_parser(
         "render", help="draw a level as the world sees it",
@@ -220,6 +224,9 @@ def _parser():
                       help="step per frame in world units (default: 1/400 of the level's "
                            "diagonal)")
     walk.add_argument("--seed", type=int, default=0, help="seeds random starts and headings")
+    walk.add_argument("--crowd", action="store_true",
+                      help="the agents collide with each other too (sidestep.Crowd; needs "
+                           "--radius > 0, modes slide, block, ghost)")
     walk.add_argument("-o", "--out", metavar="FILE", help="picture of the paths to write")
     walk.add_argument("--gif", metavar="FILE", help="animated GIF of the walk to write")
     walk.add_argument("--json", action="store_true",
@@ -286,6 +293,7 @@ def _progress(label):
 
 def _run_demo(args):
     if args.three_d:
+        _compile_ahead(args, "demo3d")
         return arguments3d.run_demo(args)
     _compile_ahead(args)
     run_demo(out=args.out, radius=args.radius)
@@ -350,6 +358,8 @@ def _run_walk(args):
                              f".map or a .mesh): {exc}") from None
         raise
     if arguments3d.is_3d(level):
+        if args.crowd:
+            raise ValueError("--crowd walks 2D levels only for now (sidestep.Crowd is 2D)")
         return arguments3d.run_walk(args, level, _progress, _wrote)
     starts, goals, lengths = _agents(args, level)
     navigator = None
@@ -367,10 +377,12 @@ def _run_walk(args):
         if navigator is not None:
             run = follow.follow(level.world, navigator, starts, goals, optimal=lengths,
                                 steps=args.steps, speed=args.speed, radius=args.radius,
-                                mode=args.mode, routes=routes, progress=bar)
+                                mode=args.mode, routes=routes, progress=bar,
+                                crowd=args.crowd)
         else:
             run = walk(level.world, starts, goals=goals, steps=args.steps, speed=args.speed,
-                       radius=args.radius, mode=args.mode, seed=args.seed, progress=bar)
+                       radius=args.radius, mode=args.mode, seed=args.seed, progress=bar,
+                       crowd=args.crowd)
     walked = run.walk if navigator is not None else run
     y_down = _y_down(args)
     if args.out:
@@ -442,8 +454,8 @@ def _run_warmup(args, notice):
     return 0
 
 
-def _compile_ahead(args):
-    """Compile the kernels ``args.command`` calls that are not cached yet, on all cores.
+def _compile_ahead(args, command=None):
+    """Compile the kernels ``args.command`` (or ``command``) calls that are not cached yet, on all cores.
 
     Called once the input is known to be good (a level read), so that bad
     input is refused at once, not after a minute of compiling.
@@ -454,7 +466,7 @@ def _compile_ahead(args):
 
     if args.command == "demo" and importlib.util.find_spec("matplotlib") is None:
         return   # the demo stops at once with its message; compile nothing first
-    warmup(COMMANDS[args.command], on_start=args.compile_notice.parallel)
+    warmup(COMMANDS[command or args.command], on_start=args.compile_notice.parallel)
 
 
 _COMMANDS = {"demo": _run_demo, "render": _run_render, "walk": _run_walk, "check": _run_check}

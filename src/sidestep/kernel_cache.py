@@ -32,10 +32,13 @@ from dataclasses import dataclass
 #: Entry kernels (called from Python), by ``module:function``, with their
 #: argument types (``f`` float64, ``i`` int64, ``F1``/``F2`` C-contiguous
 #: float64 arrays of 1 and 2 dimensions, ``I1`` int64, ``B1``/``B2`` bool,
-#: ``U2`` uint8, ``W`` the packed 2D world that ``world:unpack_world`` makes,
+#: ``U2`` uint8, ``I2`` int64 2D, ``W`` the packed 2D world that
+#: ``world:unpack_world`` makes, ``P3`` the packed 3D world (a ``Packed3D``),
 #: ``L0`` the literal integer 0) and a rough weight (seconds of one core) to
 #: start the longest first. Parts of entry kernels (:data:`PARTS`) are listed
-#: too, with the types their caller passes them.
+#: too, with the types their caller passes them. A bare module is one of
+#: ``sidestep.kernels``; a dotted one is under ``sidestep``
+#: (``kernels3d.moves``).
 KERNELS = {
     "moves:move_packed": ("F1 F1 f f f f", 6),
     "moves:move_agents": ("F1 F2 F2 F1 i f f f f i F2 I1", 5),
@@ -60,6 +63,31 @@ KERNELS = {
     "moves:push": ("W f f f f f F1 I1 F2", 0.7),
     "moves:block": ("W f f f f f F1 I1 F2", 0.6),
     "world:separation_item": ("W i f f", 0.4),
+    # Crowds (2D): the step calls a move per agent, as move_agents does.
+    "crowd:crowd_step": ("F1 F2 F2 F2 F1 F1 f f f i i I1 I1 f f i f f f f f i F2 I1 I1 F2 I1",
+                         5),
+    "crowd:grid_agents": ("F2 f", 0.2),
+    "crowd:touching_pairs": ("F2 F1 f f f i i I1 I1 f", 0.8),
+    # 3D: building a world, moving, casting, the character.
+    "kernels3d.mesh:face_normals": ("F2 I2", 0.6),
+    "kernels3d.mesh:active_edges": ("F2 I2 f", 1.3),
+    "kernels3d.world:primitive_boxes": ("I1 F2 F2 I1", 0.3),
+    "kernels3d.bvh:_build": ("F2 i", 7.4),
+    "kernels3d.world:translate_solids": ("F2 I1 I1 F1", 0.1),
+    "kernels3d.world:separation_prim": ("P3 i f f f f f f", 6),
+    "kernels3d.world:sweep_prim": ("P3 i f f f f f f f f f f f", 5.5),
+    "kernels3d.moves:_gather": ("P3 f f f f i f f f f f f F1 I1 I1", 1.5),
+    "kernels3d.moves:recover": ("P3 f f f f i f f f F1 I1 I1", 2),
+    "kernels3d.moves:slide": ("P3 f f f f f f f i f f f f f i F1 I1 I1 F2", 3),
+    "kernels3d.moves:push": ("P3 f f f f f f f i f F1 I1 I1 F2", 1),
+    "kernels3d.moves:move_agent": ("P3 f f f f f f f f i i f f f f i F1 I1 F2", 1.5),
+    "kernels3d.moves:move_agents": ("P3 F2 F2 F1 F1 i i f f f f i F2 I1", 1.5),
+    "kernels3d.world:raycast_points": ("P3 F2 F2 F1 i I1 I1 I1 F1 F2 F2 I1", 4),
+    "kernels3d.world:ray_order": ("F2", 0.6),
+    "kernels3d.world:nearest_points": ("P3 F2 I1 I1 F1 F2 F2 I1", 1.6),
+    "kernels3d.world:overlapping_owners": ("P3 f f f f f i", 0.5),
+    "kernels3d.character:classify": ("P3 F1 f f f f i f F1 I1 I1 F2", 0.5),
+    "kernels3d.character:update_character": ("P3 P3 F1 f f f f F1 I1 F2", 4),
 }
 
 #: Parts compiled before the entry kernels that call them (which then load
@@ -74,6 +102,17 @@ PARTS = {
     "world:probe_point": ("world:inside_areas", "world:separation_item"),
     "moves:_gather": ("world:separation_item",),
     "world:nearest_points": ("world:probe_point",),
+    "crowd:crowd_step": _MOVE_PARTS,
+    "kernels3d.moves:_gather": ("kernels3d.world:separation_prim", "kernels3d.world:sweep_prim"),
+    "kernels3d.moves:recover": ("kernels3d.world:separation_prim",),
+    "kernels3d.moves:slide": ("kernels3d.moves:_gather", "kernels3d.moves:recover"),
+    "kernels3d.moves:push": ("kernels3d.world:separation_prim",),
+    "kernels3d.moves:move_agent": ("kernels3d.moves:slide", "kernels3d.moves:push"),
+    "kernels3d.moves:move_agents": ("kernels3d.moves:slide", "kernels3d.moves:push"),
+    "kernels3d.world:overlapping_owners": ("kernels3d.world:separation_prim",),
+    "kernels3d.character:classify": ("kernels3d.world:separation_prim",),
+    "kernels3d.character:update_character": ("kernels3d.moves:slide",
+                                             "kernels3d.character:classify"),
 }
 
 #: Kernels each command calls (the demo's world has circles and walls only;
@@ -87,6 +126,11 @@ COMMANDS = {
     "walk": _LEVEL + ["moves:move_agents", "world:nearest_points"],
     "check": _LEVEL + ["pairs:close_pairs_capsules", "world:overlapping_owners",
                        "world:nearest_points"],
+    "demo3d": ["kernels3d.mesh:face_normals", "kernels3d.mesh:active_edges",
+               "kernels3d.world:primitive_boxes", "kernels3d.bvh:_build",
+               "kernels3d.moves:move_agent", "kernels3d.world:raycast_points",
+               "kernels3d.world:nearest_points", "kernels3d.world:overlapping_owners",
+               "kernels3d.character:update_character"],
     "warmup": list(KERNELS),
 }
 
@@ -122,7 +166,26 @@ def _types():
             "F1": array(types.float64, 1), "F2": array(types.float64, 2),
             "I1": array(types.int64, 1), "B1": array(types.boolean, 1),
             "B2": array(types.boolean, 2), "U2": array(types.uint8, 2),
-            "L0": types.literal(0)}
+            "I2": array(types.int64, 2), "L0": types.literal(0)}
+
+
+def packed3d_type():
+    """The Numba type of a :class:`~sidestep.kernels3d.world.Packed3D` (any world's: it
+    holds only arrays and whole numbers), made without packing one (which compiles)."""
+    from numba import types
+
+    from .kernels3d.bvh import BVH
+    from .kernels3d.world import Packed3D
+
+    def array(dtype, ndim):
+        return types.Array(dtype, ndim, "C")
+
+    i64, f64, i32 = types.int64, types.float64, types.int32
+    tree = types.NamedTuple([array(f64, 2), array(i32, 2), array(i32, 1), array(i32, 1),
+                             array(i32, 1), i64, i64], BVH)
+    return types.NamedTuple([array(i64, 1), array(i64, 1), array(i64, 1), array(f64, 2),
+                             array(f64, 2), array(i64, 1), array(types.uint8, 1),
+                             array(i64, 1), tree, array(f64, 2)], Packed3D)
 
 
 def _world_type(compile):
@@ -146,9 +209,12 @@ def kernel(name, compile=True):
     with ``compile=False`` the types are None instead.
     """
     module, function = name.split(":")
-    dispatcher = getattr(importlib.import_module(f"sidestep.kernels.{module}"), function)
+    package = "sidestep." if "." in module else "sidestep.kernels."
+    dispatcher = getattr(importlib.import_module(package + module), function)
     names = _types()
     codes = KERNELS[name][0].split()
+    if "P3" in codes:
+        names["P3"] = packed3d_type()
     if "W" in codes:
         names["W"] = _world_type(compile)
         if names["W"] is None:

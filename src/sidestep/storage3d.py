@@ -39,6 +39,7 @@ class Store3D:
         self.meshes = {}                        # id -> (triangles (m, 3), side)
         self.grids = {}                         # id -> (table, cell size, origin (3,)) of
                                                 # voxels (blocked) and heightfields (heights)
+        self.offsets = {}                       # id -> (3,) total translation, once moved
         self._packed = None
         self._removed = False
 
@@ -195,6 +196,7 @@ class Store3D:
         for first, count in self.vertex_range.view()[ids]:
             verts[first:first + count] += offset
         for i in ids:
+            self.offsets[int(i)] = self.offsets.get(int(i), 0.0) + offset
             if int(i) in self.grids:
                 table, size, origin = self.grids[int(i)]
                 self.grids[int(i)] = (table, size, origin + offset)

@@ -316,6 +316,26 @@ class World3D(ObstacleIds):
         o = validation.point(offset, "offset", dim=3)
         self._store.translate(np.unique(arr), o)
 
+    def translated(self, ids):
+        """How far each obstacle was moved by :meth:`translate` since it was added.
+
+        Parameters
+        ----------
+        ids : int or (n,) int
+
+        Returns
+        -------
+        (3,) or (n, 3) float64
+            The sum of the offsets each obstacle was translated by (zeros for
+            one never moved).
+        """
+        single = np.ndim(ids) == 0
+        arr = self._known(ids)
+        out = np.zeros((len(arr), 3))
+        for k, i in enumerate(arr):
+            out[k] = self._store.offsets.get(int(i), 0.0)
+        return out[0] if single else out
+
     @property
     def up(self):
         """The up axis: ``"x"``, ``"y"`` or ``"z"``."""

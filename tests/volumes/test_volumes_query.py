@@ -310,3 +310,41 @@ def test_2d_grid_is_its_blocked_cells():
     for name, volume, want in cases:
         assert _state_of(world, volume, checker) == want, name
     assert _state_of(world, Box((4, 4), (8, 8)), empty) == Containment.DISJOINT
+
+
+def test_query_reports_voxel_tables_and_heightfields():
+    world = sidestep.World3D()
+    blocked = np.zeros((4, 3, 5), bool)
+    blocked[1:3, 0:2, 2:4] = True                  # cells x 1-2, y 0-1, z 2-3
+    vox = world.add_voxels(blocked, cell_size=0.5, origin=(10.0, 0.0, 0.0))
+    ground = world.add_heightfield(np.array([[0.0, 0.5], [1.0, 0.2]]), cell_size=2.0,
+                                   origin=(-20.0, 0.0, -20.0))
+    # The blocked cells span x 10.5-11.5, y 0-1, z 1-2.
+    assert world.query(Box((10.4, -1, 0.9), (11.6, 2, 2.1))).state.tolist() == [2]
+    assert world.query(Box((11.0, 0.5, 1.5), (12, 3, 3))).obstacle.tolist() == [vox]
+    assert world.query(Box((9.0, 0, 0), (10.4, 1, 1))).obstacle.tolist() == []
+    # Under the terrain's surface (solid below it) but above its floor: touched.
+    q = world.query(Sphere((-19.0, -1.0, -19.0), 0.2))
+    assert q.obstacle.tolist() == [ground] and q.state.tolist() == [1]
+    assert world.query(Sphere((-19.0, 5.0, -19.0), 0.2)).obstacle.tolist() == []
+
+
+def test_query_3d_through_the_hierarchy_finds_what_testing_every_obstacle_finds():
+    from sidestep.volumes import batch
+
+    rng = np.random.default_rng(9)
+    world = sidestep.World3D()
+    c = rng.uniform(-500, 500, (5000, 3))
+    r = rng.uniform(0.5, 5.0, 5000)
+    ids = world.add_spheres(c, r)
+    world.remove(ids[::7])
+    alive = np.ones(5000, bool)
+    alive[::7] = False
+    for volume in (Frustum.perspective((0, 0, 0), (1, 0.2, 0), (0, 0, 1), 1.0, 1.5, 1.0, 300.0),
+                   Sphere((100, 100, 0), 150.0), Ray((0, 0, 0), c[1])):
+        q = world.query(volume)
+        every = batch.contains_spheres(volume, c, r)
+        want = np.flatnonzero((every != 0) & alive)
+        assert q.obstacle.tolist() == ids[want].tolist()
+        assert q.state.tolist() == every[want].tolist()
+        assert len(want) > 0

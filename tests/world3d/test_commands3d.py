@@ -220,11 +220,25 @@ def test_demo3d_ghost_passes_the_wall_and_block_stops(corridor_walks):
     assert rows["ghost"]["contacts"] == 0
 
 
-def test_demo3d_command_prints_the_table_and_draws(tmp_path, capsys):
+def test_demo3d_corridor_command_prints_the_table_and_draws(tmp_path, capsys):
     out = tmp_path / "demo3d.png"
-    assert cli.main(["demo", "--3d", "--out", str(out)]) == 0
+    assert cli.main(["demo", "--3d", "--corridor", "--out", str(out)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines[1:5]] == list(sidestep.MODES)
+    assert out.read_bytes()[:8] == PNG_SIGNATURE
+
+
+def test_character_demo_walks_the_whole_dungeon_tour_on_the_floor(tmp_path, capsys):
+    out = tmp_path / "character.png"
+    assert cli.main(["demo", "--3d", "--out", str(out)]) == 0
+    table = dict(line.strip("|").split("|")[:2] for line in capsys.readouterr().out.splitlines()
+                 if line.startswith("| ") and not line.startswith("| figure"))
+    table = {k.strip(): v.strip() for k, v in table.items()}
+    assert table["waypoints"] == "14/14"                       # never stuck on the way
+    assert table["penetrating frames"] == "0"
+    assert float(table["min clearance m"]) >= -1e-9
+    assert float(table["height range m"]) > 9.0                # down to 5 m, up to 15 m
+    assert int(table["on floor"]) > 0.99 * int(table["frames"])
     assert out.read_bytes()[:8] == PNG_SIGNATURE
 
 

@@ -134,9 +134,16 @@ def run_walk(args, level, progress, wrote):
 
 
 def run_demo(args):
-    """``sidestep demo --3d``: the panel article's corridor (:mod:`sidestep.demo3d`)."""
-    from ..demo3d import run_demo3d
+    """``sidestep demo --3d``: the character in the dungeon (:mod:`sidestep.demo_character`).
 
+    With ``--corridor``, the panel article's corridor in every move mode
+    (:mod:`sidestep.demo3d`).
+    """
     out = args.out if args.out != "sidestep-demo.png" else "sidestep-demo3d.png"
-    run_demo3d(out=out, radius=args.radius)
+    if args.corridor:
+        from ..demo3d import run_demo3d
+        run_demo3d(out=out, radius=args.radius)
+    else:
+        from ..demo_character import run_character_demo
+        run_character_demo(out=out)
     return 0

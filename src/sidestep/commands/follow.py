@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..world import MODES
-from .walk import MAX_AGENT_FRAMES, MAX_DEFAULT_STEPS, STUCK, Walk, default_speed
+from .walk import MAX_AGENT_FRAMES, MAX_DEFAULT_STEPS, STUCK, Walk, default_speed, mover
 
 #: An agent is stuck when its distance left along its path has not shrunk by
 #: :data:`~sidestep.commands.walk.STUCK` of a step over this many frames.
@@ -150,7 +150,7 @@ def find_routes(navigator, starts, goals, progress=None):
 
 
 def follow(world, navigator, starts, goals, *, optimal=None, steps=None, speed=None,
-           radius=0.0, mode="slide", routes=None, progress=None):
+           radius=0.0, mode="slide", routes=None, progress=None, crowd=False):
     """Walk agents along paths from ``starts`` to ``goals``.
 
     Parameters
@@ -175,6 +175,9 @@ def follow(world, navigator, starts, goals, *, optimal=None, steps=None, speed=N
         The paths, found already (:func:`find_routes`); found here by default.
     progress : callable, optional
         Called as ``progress(frame, steps)`` after each frame.
+    crowd : bool
+        The agents collide with each other too
+        (:func:`~sidestep.commands.walk.mover`).
 
     Returns
     -------
@@ -248,6 +251,7 @@ def follow(world, navigator, starts, goals, *, optimal=None, steps=None, speed=N
     desired = np.zeros((steps, n, 2))
     gaps = np.empty((steps + 1, n))
     positions[0] = waypoints[:, 0]
+    move = mover(world, positions[0], radius, mode, crowd)
     gaps[0] = world.clearance(positions[0]) - radius
     near = ARRIVE * speed
     held = np.zeros(n, bool)             # the last move fell short of the step asked for
@@ -270,7 +274,7 @@ def follow(world, navigator, starts, goals, *, optimal=None, steps=None, speed=N
         active &= ~arrived
         share = np.where(active, np.minimum(speed, distance), 0.0)
         step = gap * (share / np.maximum(distance, 1e-300))[:, None]
-        there = world.move_many(here, step, radius=radius, mode=mode)
+        there = move(here, step)
         held = np.hypot(*(there - here - step).T) > STUCK * share
         positions[frame + 1] = there
         desired[frame] = step
@@ -297,7 +301,7 @@ def follow(world, navigator, starts, goals, *, optimal=None, steps=None, speed=N
     found = np.array([r.found for r in routes])
     headed = np.where(found[:, None], waypoints[rows, last], goals)
     run = Walk(positions[:frame + 1].copy(), desired[:frame].copy(), gaps[:frame + 1].copy(),
-               headed, radius, mode, speed)
+               headed, radius, mode, speed, crowd=crowd)
     return Followed(run, routes, starts.copy(), goals.copy(), optimal.copy(), stuck_frame,
                     stuck_at, stuck_toward, navigator.finder)
 

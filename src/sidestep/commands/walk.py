@@ -3,7 +3,8 @@
 Every frame each agent asks for a step of ``speed`` (world units), towards
 its goal or along its own random-walk heading, and :meth:`World2D.move_many`
 moves them all at once in the chosen mode (``slide``, ``push``, ``block`` or
-``ghost``). Agents here do not path-find: one heading into a dead end stays
+``ghost``); with ``crowd`` a :class:`~sidestep.Crowd` does, so the agents
+collide with each other too. Agents here do not path-find: one heading into a dead end stays
 stuck, which is what a collision debugger should show (scenario agents of
 ``sidestep walk`` follow paths instead: :mod:`sidestep.commands.follow`). Per agent, :class:`Walk`
 measures
@@ -22,6 +23,11 @@ measures
   outside the level (behind a one-sided wall, its edge), what: the moves
   first recover it to a free spot inside. ``walk`` warns about these.
 
+and for the walk as a whole ``agent_overlaps``: how many times two agents
+came to overlap (by more than the skin) that were apart the frame before
+(agents of ``move_many`` pass through each other; a crowd's never do; agents
+that start on top of each other separate and do not count).
+
 >>> import numpy as np, sidestep
 >>> from sidestep.commands.walk import walk
 >>> world = sidestep.World2D()
@@ -36,6 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..tolerances import SKIN
 from ..world import MODES
 from .starts import start_overlaps
 
@@ -82,6 +89,28 @@ class Walk:
     #: started overlapping something or outside the level (the move recovers
     #: it to a free spot first).
     overlaps: tuple = ()
+    #: Whether the agents collided with each other (a :class:`~sidestep.Crowd`).
+    crowd: bool = False
+
+    def touching(self, frame, gap=2.0 * SKIN):
+        """``(m, 2)`` index pairs of agents closer than two radii plus ``gap`` at ``frame``."""
+        from ..kernels.crowd import grid_agents, touching_pairs
+        p = np.ascontiguousarray(self.positions[frame])
+        radii = np.full(len(p), self.radius)
+        return touching_pairs(p, radii, *grid_agents(p, 2.0 * self.radius + abs(gap) + 1e-9),
+                              gap)
+
+    def agent_overlaps(self):
+        """How many times two agents came to overlap (by more than the skin) from apart."""
+        if self.radius <= 0.0:
+            return 0
+        count = 0
+        before = {tuple(p) for p in self.touching(0, -SKIN)}
+        for t in range(1, self.frames + 1):
+            now = {tuple(p) for p in self.touching(t, -SKIN)}
+            count += len(now - before)
+            before = now
+        return count
 
     @property
     def frames(self):
@@ -156,7 +185,8 @@ class Walk:
                 "contacts": int(self.deflected.sum()), "stuck_frames": int(self.stuck.sum()),
                 "min_clearance": float(least) if np.isfinite(least) else None,
                 "overlapping_starts": len(self.overlaps),
-                "starts_outside": sum(o.outside for o in self.overlaps)}
+                "starts_outside": sum(o.outside for o in self.overlaps),
+                "crowd": self.crowd, "agent_overlaps": self.agent_overlaps()}
 
 
 def default_speed(world, points=()):
@@ -223,8 +253,26 @@ def free_starts(world, count, radius, rng, spawns=None):
                      f"{START_TRIES} tries: the level is too crowded for it")
 
 
+def mover(world, starts, radius, mode, crowd):
+    """The frame's move of every agent: ``move(here, step) -> there``.
+
+    :meth:`World2D.move_many` (agents pass through each other), or with
+    ``crowd`` the step of a :class:`~sidestep.Crowd` over them (they do
+    not; modes ``slide``, ``block`` and ``ghost``, radius > 0).
+    """
+    if not crowd:
+        return lambda here, step: world.move_many(here, step, radius=radius, mode=mode)
+    from ..crowd import CROWD_MODES, Crowd
+    if mode not in CROWD_MODES:
+        raise ValueError(f"a crowd moves in mode {', '.join(CROWD_MODES)}; got {mode!r}")
+    if not radius > 0:
+        raise ValueError("a crowd's agents need a radius > 0 (--radius)")
+    agents = Crowd(world, starts, radius)
+    return lambda here, step: agents.step(step, mode).positions
+
+
 def walk(world, starts, *, goals=None, steps=None, speed=None, radius=0.0, mode="slide",
-         seed=0, progress=None):
+         seed=0, progress=None, crowd=False):
     """Walk agents from ``starts``, to ``goals`` or along random-walk headings.
 
     Parameters
@@ -249,6 +297,8 @@ def walk(world, starts, *, goals=None, steps=None, speed=None, radius=0.0, mode=
         Seeds the random headings.
     progress : callable, optional
         Called as ``progress(frame, steps)`` after each frame.
+    crowd : bool
+        The agents collide with each other too (:func:`mover`).
 
     Returns
     -------
@@ -284,6 +334,7 @@ def walk(world, starts, *, goals=None, steps=None, speed=None, radius=0.0, mode=
     if n * steps > MAX_AGENT_FRAMES:
         raise ValueError(f"{n} agents x {steps} frames is more than {MAX_AGENT_FRAMES:,} "
                          "agent-frames; walk fewer agents or frames")
+    move = mover(world, starts, radius, mode, crowd)
     rng = np.random.default_rng(seed)
     heading = rng.uniform(0.0, 2.0 * np.pi, n)
     positions = np.empty((steps + 1, n, 2))
@@ -305,7 +356,7 @@ def walk(world, starts, *, goals=None, steps=None, speed=None, radius=0.0, mode=
             if not np.any(share):
                 break
             step = gap * (share / np.maximum(distance, 1e-300))[:, None]
-        there = world.move_many(here, step, radius=radius, mode=mode)
+        there = move(here, step)
         positions[frame + 1] = there
         desired[frame] = step
         gaps[frame + 1] = world.clearance(there) - radius
@@ -319,7 +370,7 @@ def walk(world, starts, *, goals=None, steps=None, speed=None, radius=0.0, mode=
         if progress is not None:
             progress(frame, steps)
     return Walk(positions[:frame + 1].copy(), desired[:frame].copy(), gaps[:frame + 1].copy(),
-                goals, radius, mode, speed, start_overlaps(world, starts, radius))
+                goals, radius, mode, speed, start_overlaps(world, starts, radius), crowd)
 
 
 def format_table(run, limit=20):
@@ -349,6 +400,9 @@ def format_table(run, limit=20):
             f"radius {run.radius:g}, speed {run.speed:.4g}")
     if total["reached"] is not None:
         text += f"; {total['reached']} of {total['agents']} reached"
+    if run.radius > 0:
+        text += (f"; {'a crowd: ' if run.crowd else ''}agents came to overlap "
+                 f"{total['agent_overlaps']} times")
     lines.append(text)
     lines += overlap_lines(run, limit)
     return "\n".join(lines)
@@ -490,6 +544,9 @@ def animate_walk(level, run, out, *, y_down=False, progress=None):
                                               animated=True))
     dots = ax.scatter(*run.positions[0].T, s=16, c=colors, edgecolors="k", linewidths=0.5,
                       zorder=6, animated=True)
+    # A crowd's agents touching each other: a red link between their centres.
+    links = ax.add_collection(LineCollection([], colors="tab:red", linewidths=1.5, zorder=5,
+                                             animated=True))
     label = ax.text(0.01, 0.01, "", transform=ax.transAxes, fontsize=9, zorder=7,
                     animated=True, bbox=dict(facecolor="white", alpha=0.8, linewidth=0))
     canvas = FigureCanvasAgg(fig)
@@ -507,8 +564,11 @@ def animate_walk(level, run, out, *, y_down=False, progress=None):
         canvas.restore_region(background)
         trails.set_segments(list(np.swapaxes(run.positions[:t + 1], 0, 1)))
         dots.set_offsets(run.positions[t])
-        label.set_text(f"frame {t} of {run.frames}")
-        for artist in (trails, dots, label):
+        pairs = run.touching(t) if run.crowd else np.empty((0, 2), int)
+        links.set_segments(list(run.positions[t][pairs]))
+        label.set_text(f"frame {t} of {run.frames}"
+                       + (f", {len(pairs)} agents touching" if run.crowd else ""))
+        for artist in (trails, links, dots, label):
             ax.draw_artist(artist)
         width, height = canvas.get_width_height()
         images.append(Image.frombuffer("RGBA", (width, height), bytes(canvas.buffer_rgba()),

@@ -158,6 +158,36 @@ def separation_prim(world, e, ax, ay, az, bx, by, bz):
 
 
 @njit(cache=True)
+def surface_normal_prim(world, e, qx, qy, qz, nx, ny, nz, up):
+    """The unit normal of the most upright face of primitive ``e`` through its point ``q``.
+
+    Facing the agent, whose contact normal there is ``n``: on a face, the
+    face's own normal; on the edge of a box's or an upright cylinder's top
+    (axis ``up``), the top's; elsewhere (a rounded surface, a box's other
+    edges), ``n``. A character standing on the nose of a step touches it at
+    an edge, with a slanted contact normal; this is the step's top.
+    """
+    k = world.kind[e]
+    p = world.params[e]
+    q = qx if up == 0 else (qy if up == 1 else qz)
+    if k == PRIM_POLYGON:
+        fx = p[P_NX]
+        fy = p[P_NY]
+        fz = p[P_NZ]
+        if fx * nx + fy * ny + fz * nz < 0.0:
+            return -fx, -fy, -fz
+        return fx, fy, fz
+    top = math.inf
+    if k == PRIM_BOX:
+        top = p[3 + up]
+    elif k == PRIM_CYLINDER and int(p[3]) == up:
+        top = p[up] + p[5]
+    if q >= top - 1e-9 * max(1.0, abs(top)):
+        return (1.0 if up == 0 else 0.0), (1.0 if up == 1 else 0.0), (1.0 if up == 2 else 0.0)
+    return nx, ny, nz
+
+
+@njit(cache=True)
 def sweep_prim(world, e, ax, ay, az, bx, by, bz, dx, dy, dz, radius, tolerance):
     """First touch of the core grown by ``radius`` moving by ``d`` against primitive ``e``.
 

@@ -1,0 +1,266 @@
+"""Crowds: two groups of 5,000 agents crossing a walled hall through its doorways.
+
+sidestep's :class:`~sidestep.Crowd` beside the crowds a Python developer would build
+with the 2D physics peers, in the same scene:
+
+* **pymunk**: one dynamic ``Circle`` body per agent (mass 1, no friction, no
+  elasticity), the hall's walls as static ``Segment`` shapes; each step every body's
+  velocity is set to its wish over dt and ``space.step(dt)`` resolves the contacts;
+* **Box2D** (``box2d``): one dynamic circle body per agent, walls as static edge
+  fixtures, ``SetLinearVelocity`` then ``world.Step(dt, 8, 3)``.
+
+The scene (seeded): a hall 120 x 60 m, a wall across its middle (x = 0) with four
+doorways 4 m wide; group A (5,000 agents, radius 0.3 m) stands on a jittered grid in
+the west half, group B in the east half; each agent's goal is its start mirrored into
+the other half. Each step each agent wishes 0.14 m (1.4 m/s, dt = 0.1 s) towards the
+nearest doorway of its group (A the first and third, B the second and fourth, so the
+streams do not meet head-on in a door) while it has not passed the wall, then its goal,
+steering from its own position (so a library whose agents jam walks less). Every 10th
+step an independent NumPy check (a grid of cells, exact distances) counts the pairs
+closer than the sum of their radii less 1e-6 m, the deepest overlap, and the agents
+closer than their radius to a wall. One fresh process per library and round, a pause
+before each, the order rotated.
+
+Run (needs pymunk and box2d: ``pip install pymunk box2d``)::
+
+    python benchmarks/crowd_hall.py [--rounds 1] [--steps 1000] [--agents 5000]
+"""
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+HALL_X = 60.0
+HALL_Y = 30.0
+DOORS = (-22.5, -7.5, 7.5, 22.5)
+DOOR = 4.0
+RADIUS = 0.3
+STEP = 0.14
+DT = 0.1
+LIBRARIES = ("sidestep", "pymunk", "box2d")
+
+
+def walls():
+    """``(k, 4)`` wall segments ``x0, y0, x1, y1``: the hall and the middle wall with its doors."""
+    segs = [(-HALL_X, -HALL_Y, HALL_X, -HALL_Y), (HALL_X, -HALL_Y, HALL_X, HALL_Y),
+            (HALL_X, HALL_Y, -HALL_X, HALL_Y), (-HALL_X, HALL_Y, -HALL_X, -HALL_Y)]
+    edges = [-HALL_Y] + [y for d in DOORS for y in (d - DOOR / 2, d + DOOR / 2)] + [HALL_Y]
+    for lo, hi in zip(edges[0::2], edges[1::2]):
+        segs.append((0.0, lo, 0.0, hi))
+    return np.array(segs)
+
+
+def starts(per_group, seed=7):
+    """``(2 n, 2)`` starts (group A west, then group B east) and their goals."""
+    rng = np.random.default_rng(seed)
+    spacing = 0.72
+    xs = np.arange(-HALL_X + 1.0, -1.0, spacing)
+    ys = np.arange(-HALL_Y + 1.0, HALL_Y - 1.0, spacing)
+    grid = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
+    pick = rng.choice(len(grid), per_group, replace=False)
+    west = grid[pick] + rng.uniform(-0.05, 0.05, (per_group, 2))
+    pick = rng.choice(len(grid), per_group, replace=False)
+    east = grid[pick] * (-1.0, 1.0) + rng.uniform(-0.05, 0.05, (per_group, 2))
+    positions = np.vstack([west, east])
+    return positions, positions * (-1.0, 1.0)
+
+
+def wishes(positions, goals):
+    """Each agent's step: to the nearest door of its group until past the wall, then to its goal.
+
+    Group A (heading east) uses the first and third doors, group B the second and fourth:
+    the two streams do not meet head-on in a doorway (agents here have no steering to form
+    lanes; meeting head-on, agents that cannot pass through each other jam).
+    """
+    side = np.sign(goals[:, 0])              # +1: heading east
+    passed = positions[:, 0] * side > RADIUS
+    east = np.array(DOORS[0::2])
+    west = np.array(DOORS[1::2])
+    near_east = east[np.abs(positions[:, 1:2] - east[None, :]).argmin(axis=1)]
+    near_west = west[np.abs(positions[:, 1:2] - west[None, :]).argmin(axis=1)]
+    nearest = np.where(side > 0, near_east, near_west)
+    target = np.where(passed[:, None], goals, np.column_stack([side * 1.0, nearest]))
+    gap = target - positions
+    length = np.maximum(np.linalg.norm(gap, axis=1), 1e-9)
+    return gap * (np.minimum(STEP, length) / length)[:, None]
+
+
+# ---------------------------------------------------------------- the libraries
+def make_sidestep(positions):
+    import sidestep
+    world = sidestep.World2D()
+    w = walls()
+    world.add_walls(w[:, :2], w[:, 2:])
+    crowd = sidestep.Crowd(world, positions, RADIUS)
+    crowd.step(np.zeros_like(positions))      # compiled or loaded from the cache here
+
+    def step(wish):
+        return crowd.step(wish).positions
+
+    return step
+
+
+def make_pymunk(positions):
+    import pymunk
+    space = pymunk.Space()
+    space.iterations = 10
+    for x0, y0, x1, y1 in walls():
+        seg = pymunk.Segment(space.static_body, (x0, y0), (x1, y1), 0.0)
+        seg.friction = 0.0
+        space.add(seg)
+    bodies = []
+    for x, y in positions:
+        body = pymunk.Body(1.0, pymunk.moment_for_circle(1.0, 0, RADIUS))
+        body.position = (float(x), float(y))
+        shape = pymunk.Circle(body, RADIUS)
+        shape.friction = 0.0
+        shape.elasticity = 0.0
+        space.add(body, shape)
+        bodies.append(body)
+
+    def step(wish):
+        for body, (vx, vy) in zip(bodies, (wish / DT).tolist()):
+            body.velocity = (vx, vy)
+        space.step(DT)
+        return np.array([tuple(b.position) for b in bodies])
+
+    return step
+
+
+def make_box2d(positions):
+    import Box2D
+    world = Box2D.b2World(gravity=(0, 0), doSleep=False)
+    ground = world.CreateStaticBody()
+    for x0, y0, x1, y1 in walls():
+        ground.CreateEdgeFixture(vertices=[(x0, y0), (x1, y1)], friction=0.0)
+    bodies = []
+    for x, y in positions:
+        body = world.CreateDynamicBody(position=(float(x), float(y)), fixedRotation=True)
+        body.CreateCircleFixture(radius=RADIUS, density=1.0, friction=0.0, restitution=0.0)
+        bodies.append(body)
+
+    def step(wish):
+        for body, (vx, vy) in zip(bodies, (wish / DT).tolist()):
+            body.linearVelocity = (vx, vy)
+        world.Step(DT, 8, 3)
+        return np.array([tuple(b.position) for b in bodies])
+
+    return step
+
+
+MAKERS = {"sidestep": make_sidestep, "pymunk": make_pymunk, "box2d": make_box2d}
+
+
+# ------------------------------------------------------------------ the check
+def overlaps(positions):
+    """``(pairs, deepest)``: agent pairs closer than two radii less 1e-6, by a NumPy grid."""
+    cell = 2.0 * RADIUS
+    keys = np.floor(positions / cell).astype(np.int64)
+    order = np.lexsort((keys[:, 1], keys[:, 0]))
+    sorted_keys = keys[order]
+    flat = sorted_keys[:, 0] * 1_000_003 + sorted_keys[:, 1]
+    pairs = 0
+    deepest = 0.0
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            want = (keys[:, 0] + dx) * 1_000_003 + keys[:, 1] + dy
+            lo = np.searchsorted(flat, want, "left")
+            hi = np.searchsorted(flat, want, "right")
+            for i in np.flatnonzero(hi > lo):
+                others = order[lo[i]:hi[i]]
+                others = others[others > i]
+                if len(others):
+                    d = np.linalg.norm(positions[others] - positions[i], axis=1)
+                    bad = d < 2.0 * RADIUS - 1e-6
+                    pairs += int(bad.sum())
+                    if bad.any():
+                        deepest = max(deepest, float(2.0 * RADIUS - d[bad].min()))
+    return pairs, deepest
+
+
+def in_walls(positions):
+    """Agents closer than their radius less 1e-6 to a wall segment."""
+    w = walls()
+    a = w[:, :2]
+    ab = w[:, 2:] - a
+    t = np.clip(((positions[:, None, :] - a) * ab).sum(-1) / (ab * ab).sum(-1), 0.0, 1.0)
+    d = np.linalg.norm(positions[:, None, :] - (a + t[..., None] * ab), axis=-1).min(axis=1)
+    return int((d < RADIUS - 1e-6).sum())
+
+
+def one(library, steps, per_group):
+    positions, goals = starts(per_group)
+    t0 = time.perf_counter()
+    step = MAKERS[library](positions)
+    built = time.perf_counter() - t0
+    here = positions
+    moving = 0.0
+    pairs, deepest, walled = [], 0.0, 0
+    for k in range(steps):
+        wish = wishes(here, goals)
+        t0 = time.perf_counter()
+        here = step(wish)
+        moving += time.perf_counter() - t0
+        if k % 10 == 9 or k == steps - 1:
+            p, d = overlaps(here)
+            pairs.append(p)
+            deepest = max(deepest, d)
+            walled = max(walled, in_walls(here))
+    crossed = int((np.sign(here[:, 0]) == np.sign(goals[:, 0])).sum())
+    print(json.dumps({"library": library, "moves_per_s": len(positions) * steps / moving,
+                      "ms_per_step": 1000 * moving / steps, "construction_s": built,
+                      "overlap_pairs_max": max(pairs), "overlap_pairs_mean": float(np.mean(pairs)),
+                      "deepest_m": deepest, "in_walls_max": walled, "crossed": crossed,
+                      "agents": len(positions)}))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--steps", type=int, default=1000)
+    parser.add_argument("--agents", type=int, default=5000, help="per group")
+    parser.add_argument("--pause", type=float, default=2.0)
+    parser.add_argument("--only", choices=LIBRARIES, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.only:
+        one(args.only, args.steps, args.agents)
+        return
+    rows = {name: [] for name in LIBRARIES}
+    order = list(LIBRARIES)
+    for r in range(args.rounds):
+        for name in order:
+            time.sleep(args.pause)
+            print(f"round {r + 1}/{args.rounds}: {name}", file=sys.stderr)
+            done = subprocess.run([sys.executable, __file__, "--only", name, "--steps",
+                                   str(args.steps), "--agents", str(args.agents)],
+                                  capture_output=True, text=True)
+            if done.returncode != 0:
+                print(f"{name} failed: {done.stderr.strip().splitlines()[-1:]}", file=sys.stderr)
+                continue
+            rows[name].append(json.loads(done.stdout.splitlines()[-1]))
+        order = order[1:] + order[:1]
+    rate = {n: statistics.median(r["moves_per_s"] for r in rows[n]) for n in LIBRARIES
+            if rows[n]}
+    print(f"crowd hall: 2 x {args.agents:,} agents, {args.steps:,} steps, {args.rounds} rounds")
+    print("| library | agent moves/s | ms per step | overlapping pairs per step: max (mean) "
+          "| deepest overlap | agents in walls | crossed | vs pymunk |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name in LIBRARIES:
+        if not rows[name]:
+            print(f"| {name} | not run | | | | | | |")
+            continue
+        last = rows[name][-1]
+        vs = f"{rate[name] / rate['pymunk']:.1f}x" if "pymunk" in rate else ""
+        print(f"| {name} | {rate[name]:,.0f} | "
+              f"{statistics.median(r['ms_per_step'] for r in rows[name]):.1f} | "
+              f"{last['overlap_pairs_max']} ({last['overlap_pairs_mean']:.1f}) | "
+              f"{last['deepest_m']:.3g} m | {last['in_walls_max']} | "
+              f"{last['crossed']:,} of {last['agents']:,} | {vs} |")
+
+
+if __name__ == "__main__":
+    main()

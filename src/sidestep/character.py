@@ -1,0 +1,346 @@
+"""``Character``: an upright capsule that walks a 3D level: floors, slopes, steps, platforms.
+
+The character controller of Godot's ``move_and_slide``, Jolt's
+``CharacterVirtual`` and Rapier's kinematic character controller, on top of
+:meth:`World3D.move`'s collide-and-slide, so it keeps its promise: after
+every frame the capsule is at least ``radius - 1e-9`` from every surface it
+started clear of, at any speed. One frame is one kernel call
+(:func:`sidestep.kernels3d.character.update_character`, which says how each
+step of a frame works).
+"""
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import validation
+from .kernels3d import character as _kc
+from .kernels3d import moves as _moves
+from .kernels3d import world as _kw
+
+_STOPS = {_moves.STOP_DONE: "done", _moves.STOP_SLID: "slid", _moves.STOP_BLOCKED: "blocked",
+          _moves.STOP_MAX_ITERATIONS: "max_iterations", _moves.STOP_STUCK: "stuck",
+          _kc.STOP_STEPPED: "stepped", _kc.STOP_LANDED: "landed", _kc.STOP_FELL: "fell",
+          _kc.STOP_SQUEEZED: "squeezed"}
+_KINDS = ("floor", "wall", "ceiling")
+#: Contacts a frame reports at most.
+MAX_CONTACTS = 16
+#: How near (world units, on top of the skin) a surface counts as touching.
+TOUCH_REACH = 1e-4
+#: Plain floats within this are taken without the full check (velocities, dt).
+_FAST = 1e12
+
+
+@dataclass(frozen=True)
+class Touch:
+    """A surface touching a :class:`Character` at the end of its frame."""
+
+    #: Id of the obstacle.
+    obstacle: int
+    #: Which part of it (a mesh's triangle), -1 for a whole obstacle.
+    part: int
+    #: ``(3,) float64``: the surface point nearest the capsule.
+    point: np.ndarray
+    #: ``(3,) float64``: unit normal there, from the surface towards the capsule.
+    normal: np.ndarray
+    #: ``"floor"`` (it can stand on it), ``"wall"`` (steep slopes included) or ``"ceiling"``.
+    kind: str
+
+
+class Character:
+    """An upright capsule that walks through a :class:`~sidestep.World3D` with gravity.
+
+    Parameters
+    ----------
+    world : World3D
+        The level; its ``up`` axis is the character's up.
+    feet : (3,) float64
+        Where the bottom of the capsule is (its :attr:`position`).
+    radius : float > 0
+        The capsule's radius (m).
+    height : float >= 2 * radius
+        The capsule's height in all (m).
+    max_slope : float, optional
+        Steepest floor it stands and walks on, in radians from level (45
+        degrees by default); anything steeper is a wall it slides down.
+    step_height : float >= 0, optional
+        Highest step it climbs without slowing (m).
+    snap_distance : float >= 0, optional
+        How far below it looks for the floor to stay on, walking down stairs
+        and slopes (m); ``step_height`` by default.
+    gravity : float >= 0, optional
+        Downward acceleration (m/s^2).
+
+    Examples
+    --------
+    >>> import math, sidestep
+    >>> world = sidestep.World3D()
+    >>> floor = world.add_boxes([(-10, -1, -10)], [(10, 0, 10)])
+    >>> step = world.add_boxes([(1, 0, -10)], [(10, 0.2, 10)])
+    >>> hero = sidestep.Character(world, feet=(0, 0, 0), radius=0.3, height=1.8)
+    >>> hero.on_floor
+    True
+    >>> for frame in range(60):                  # a second at 2 m/s towards +x
+    ...     stop = hero.update((2.0, 0.0, 0.0), 1 / 60)
+    >>> hero.position.round(3).tolist(), hero.on_floor, hero.stop
+    ([2.0, 0.2, 0.0], True, 'done')
+    """
+
+    __slots__ = ("_world", "_body", "_contacts", "_offsets", "_touches", "_scratch")
+
+    def __init__(self, world, feet, radius, height, *, max_slope=math.radians(45),
+                 step_height=0.3, snap_distance=None, gravity=9.81):
+        from .world3d import World3D
+        if not isinstance(world, World3D):
+            raise TypeError(f"world must be a World3D, got {type(world).__name__}")
+        p = validation.point(feet, "feet", dim=3)
+        r = validation.length(radius, "radius", allow_zero=False)
+        h = validation.length(height, "height", allow_zero=False)
+        if h < 2.0 * r:
+            raise ValueError(f"height must be at least 2 * radius ({2.0 * r!r}), got {h!r}")
+        slope = validation.number(max_slope, "max_slope")
+        if not 0.0 < slope < 0.5 * math.pi:
+            raise ValueError(f"max_slope must be an angle in radians between 0 and pi/2, "
+                             f"got {max_slope!r}")
+        step = validation.length(step_height, "step_height")
+        if step >= h:
+            raise ValueError(f"step_height must be below the height ({h!r}), got {step!r}")
+        snap = step if snap_distance is None else validation.length(snap_distance,
+                                                                     "snap_distance")
+        g = validation.length(gravity, "gravity")
+        self._world = world
+        body = np.zeros(_kc.BODY_SIZE)
+        body[_kc.B_FEET:_kc.B_FEET + 3] = p
+        body[_kc.B_FLOOR_OBSTACLE] = -1.0
+        body[_kc.B_RADIUS] = r
+        body[_kc.B_HEIGHT] = h
+        body[_kc.B_COS_SLOPE] = math.cos(slope)
+        body[_kc.B_STEP] = step
+        body[_kc.B_SNAP] = snap
+        body[_kc.B_GRAVITY] = g
+        body[_kc.B_UP] = world._up
+        skin, margin, slack, min_motion = world._tolerances()
+        body[_kc.B_SKIN:_kc.B_MAX_ITERATIONS + 1] = (skin, margin, slack, min_motion,
+                                                      world._max_iterations)
+        body[_kc.B_REACH] = 2.0 * skin + TOUCH_REACH
+        body[_kc.B_JUMP] = math.nan
+        self._body = body
+        self._contacts = np.zeros((MAX_CONTACTS, _kc.CONTACT_FIELDS))
+        self._scratch = _kw.scratch()
+        self._offsets = {i: o.copy() for i, o in world._store.offsets.items()}
+        self._touches = None
+        self._frame((0.0, 0.0, 0.0), 0.0)     # what it stands on, before the first frame
+        body[_kc.B_STOP] = _moves.STOP_DONE
+
+    # ------------------------------------------------------------ per frame
+    def update(self, velocity, dt):
+        """Move one frame: walk with ``velocity``, fall, climb, ride what carries it.
+
+        Parameters
+        ----------
+        velocity : (3,) float64
+            The velocity asked for (m/s). Its level part is the walk (on a
+            floor it follows the floor's slope at this speed); a part along
+            ``up`` is added to the vertical speed for this frame (a jetpack).
+            Gravity is added by the character.
+        dt : float >= 0
+            The frame's length (s).
+
+        Returns
+        -------
+        str
+            Why the frame ended (:attr:`stop`).
+        """
+        if type(velocity) is tuple and len(velocity) == 3 and type(dt) is float \
+                and all(type(c) is float and -_FAST <= c <= _FAST for c in velocity) \
+                and 0.0 <= dt <= _FAST:      # the usual call: plain floats (NaN fails too)
+            self._frame(velocity, dt)
+        else:
+            self._frame(validation.point(velocity, "velocity", dim=3),
+                        validation.length(dt, "dt"))
+        return _STOPS[int(self._body[_kc.B_STOP])]
+
+    def _frame(self, v, dt):
+        world = self._world
+        store = world._store
+        packed = store.pack()
+        carry_world = packed
+        if store.offsets:
+            carry_world = self._carry(packed)
+        _kc.update_character(packed, carry_world, self._body, float(v[0]), float(v[1]),
+                             float(v[2]), dt, *self._scratch, self._contacts)
+        self._touches = None
+
+    def _carry(self, packed):
+        # Obstacles moved since the last frame (World3D.translate) that carry
+        # the character (its floor) or pushed into it: their displacement,
+        # and the world without them to slide it in.
+        body = self._body
+        floor = int(body[_kc.B_FLOOR_OBSTACLE]) if body[_kc.B_ON_FLOOR] else -1
+        moved = {}
+        for i, offset in self._world._store.offsets.items():
+            delta = offset - self._offsets.get(i, 0.0)
+            if np.any(delta != 0.0):
+                moved[i] = delta
+                self._offsets[i] = offset.copy()
+        if not moved:
+            return packed
+        alive = packed.alive
+        carriers = [i for i in moved if i == floor and alive[i]]
+        if len(moved) > len(carriers):
+            touching = self._world.overlapping(self._center(), body[_kc.B_RADIUS],
+                                               body[_kc.B_HEIGHT])
+            carriers += [int(i) for i in touching if int(i) in moved and int(i) != floor]
+        if not carriers:
+            return packed
+        body[_kc.B_CARRY:_kc.B_CARRY + 3] = sum(moved[i] for i in carriers)
+        alive = alive.copy()
+        alive[carriers] = 0
+        flags = packed.flags.copy()
+        flags[_kw.F_REMOVED] = 1
+        return packed._replace(alive=alive, flags=flags)
+
+    def jump(self, speed):
+        """Jump at ``speed`` (m/s, up) on the next :meth:`update`, if standing on a floor.
+
+        Returns whether it will jump (False in the air).
+        """
+        s = validation.length(speed, "speed")
+        if not self.on_floor:
+            return False
+        self._body[_kc.B_JUMP] = s
+        return True
+
+    def resize(self, height):
+        """Change the capsule's height, feet fixed (crouch, stand up), only where it fits.
+
+        Returns whether it did: standing up under a low ceiling keeps the old
+        height.
+        """
+        h = validation.length(height, "height", allow_zero=False)
+        r = self._body[_kc.B_RADIUS]
+        if h < 2.0 * r:
+            raise ValueError(f"height must be at least 2 * radius ({2.0 * r!r}), got {h!r}")
+        if h <= self._body[_kc.B_STEP]:
+            raise ValueError(f"height must be above step_height ({self._body[_kc.B_STEP]!r}), "
+                             f"got {h!r}")
+        # The taller capsule, a skin taller still at the top, must touch nothing.
+        skin = self._world.skin
+        center = self.position + 0.5 * (h + skin) * self._up_vector()
+        if h > self._body[_kc.B_HEIGHT] and len(self._world.overlapping(center, r, h + skin)):
+            return False
+        self._body[_kc.B_HEIGHT] = h
+        return True
+
+    # ------------------------------------------------------------- reading
+    def _up_vector(self):
+        u = np.zeros(3)
+        u[int(self._body[_kc.B_UP])] = 1.0
+        return u
+
+    def _center(self):
+        return self.position + 0.5 * self._body[_kc.B_HEIGHT] * self._up_vector()
+
+    @property
+    def position(self):
+        """``(3,) float64``: the feet, the bottom of the capsule."""
+        return self._body[_kc.B_FEET:_kc.B_FEET + 3].copy()
+
+    @position.setter
+    def position(self, value):
+        p = validation.point(value, "position", dim=3)
+        self._body[_kc.B_FEET:_kc.B_FEET + 3] = p
+
+    @property
+    def velocity(self):
+        """``(3,) float64``: the velocity it really moved with last frame (m/s), carrying aside."""
+        return self._body[_kc.B_VELOCITY:_kc.B_VELOCITY + 3].copy()
+
+    @property
+    def vertical_speed(self):
+        """Speed along ``up`` (m/s) that gravity and jumps give it: 0 on a floor."""
+        return float(self._body[_kc.B_VSPEED])
+
+    @property
+    def on_floor(self):
+        """Whether it stands on a floor (a surface within ``max_slope`` of level)."""
+        return bool(self._body[_kc.B_ON_FLOOR])
+
+    @property
+    def floor_normal(self):
+        """``(3,) float64``: the floor's unit normal (up on a step's nose), zeros in the air."""
+        return self._body[_kc.B_FLOOR_NORMAL:_kc.B_FLOOR_NORMAL + 3].copy()
+
+    @property
+    def floor_obstacle(self):
+        """Id of the obstacle it stands on, or -1."""
+        return int(self._body[_kc.B_FLOOR_OBSTACLE])
+
+    @property
+    def on_wall(self):
+        """Whether a wall or a too steep slope touches it."""
+        return bool(self._body[_kc.B_ON_WALL])
+
+    @property
+    def on_ceiling(self):
+        """Whether a ceiling touches its head."""
+        return bool(self._body[_kc.B_ON_CEILING])
+
+    @property
+    def stepped(self):
+        """Height (m) a step lifted it last frame (0: none)."""
+        return float(self._body[_kc.B_STEPPED])
+
+    @property
+    def stop(self):
+        """Why the last frame ended.
+
+        ``"done"`` (walked as asked), ``"slid"`` (walls turned it),
+        ``"blocked"``, ``"stepped"`` (climbed a step), ``"landed"`` (came down
+        onto a floor), ``"fell"`` (in the air), ``"squeezed"`` (a moving
+        obstacle pushed it against a wall and it stays where that leaves it),
+        ``"stuck"`` or ``"max_iterations"`` (as :attr:`Move.stop`).
+        """
+        return _STOPS[int(self._body[_kc.B_STOP])]
+
+    @property
+    def contacts(self):
+        """The surfaces touching it at the end of the last frame: :class:`Touch` records.
+
+        One per obstacle and kind (floor, wall, ceiling): the nearest.
+        """
+        if self._touches is None:
+            rows = self._contacts[:int(self._body[_kc.B_CONTACTS])]
+            self._touches = tuple(Touch(int(c[0]), int(c[1]), c[2:5].copy(), c[5:8].copy(),
+                                        _KINDS[int(c[8])]) for c in rows)
+        return self._touches
+
+    @property
+    def radius(self):
+        """The capsule's radius (m)."""
+        return float(self._body[_kc.B_RADIUS])
+
+    @property
+    def height(self):
+        """The capsule's height in all (m)."""
+        return float(self._body[_kc.B_HEIGHT])
+
+    @property
+    def max_slope(self):
+        """Steepest floor, radians from level."""
+        return math.acos(self._body[_kc.B_COS_SLOPE])
+
+    @property
+    def step_height(self):
+        """Highest step climbed (m)."""
+        return float(self._body[_kc.B_STEP])
+
+    @property
+    def snap_distance(self):
+        """How far below it keeps to the floor (m)."""
+        return float(self._body[_kc.B_SNAP])
+
+    @property
+    def gravity(self):
+        """Downward acceleration (m/s^2)."""
+        return float(self._body[_kc.B_GRAVITY])

@@ -1,0 +1,221 @@
+"""``Crowd``: agents that collide with each other as well as with a :class:`~sidestep.World2D`.
+
+``World2D.move_many`` moves agents against the static world only: two agents
+walk through each other. A crowd holds the agents, and each
+:meth:`Crowd.step` moves all of them at once so that no two overlap, none
+passes through another at any speed, none enters an obstacle, heavier agents
+push lighter ones aside (sliding them along walls, never into them) and
+agents at rest stay at rest. How: :mod:`sidestep.kernels.crowd`.
+"""
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from . import validation
+from .kernels import crowd as _kc
+from .kernels import moves as _moves
+from .threads import run_rows
+
+#: Crowd modes: ``slide`` (agents slide round each other and the world),
+#: ``block`` (an agent whose move would leave its share of the way stays),
+#: ``ghost`` (agents ignore each other, as ``move_many``).
+CROWD_MODES = ("slide", "block", "ghost")
+_MODE_CODES = {"slide": _moves.MODE_SLIDE, "block": _moves.MODE_BLOCK,
+               "ghost": _moves.MODE_GHOST}
+_STOPS = {_moves.STOP_DONE: "done", _moves.STOP_SLID: "slid", _moves.STOP_BLOCKED: "blocked",
+          _moves.STOP_MAX_ITERATIONS: "max_iterations", _moves.STOP_STUCK: "stuck"}
+_STOP_NAMES = np.array([_STOPS.get(code, "") for code in range(max(_STOPS) + 1)],
+                       dtype=object)
+
+
+@dataclass(frozen=True)
+class CrowdStep:
+    """What :meth:`Crowd.step` did."""
+
+    #: ``(n,) int64``: the agents' ids, in the order of the other fields.
+    ids: np.ndarray
+    #: ``(n, 2) float64``: where each agent ends.
+    positions: np.ndarray
+    #: ``(n,) int64``: the first obstacle each one touched (-1: none).
+    obstacle: np.ndarray
+    #: ``(n,)`` str: why each one's move ended, as :attr:`sidestep.Move.stop`;
+    #: ``"blocked"`` also when its neighbours left it no way.
+    stop: np.ndarray
+    _radii: np.ndarray = field(repr=False, default=None)
+    _gap: float = field(repr=False, default=0.0)
+
+    @cached_property
+    def touching(self):
+        """``(m, 2) int64``: ids of the pairs of agents touching at the end (within two
+        skins), each pair once, lower index first; worked out on first read."""
+        if not len(self.ids):
+            return np.empty((0, 2), dtype=np.int64)
+        grid = _kc.grid_agents(self.positions, 2.0 * float(self._radii.max()) + self._gap)
+        return self.ids[_kc.touching_pairs(self.positions, self._radii, *grid, self._gap)]
+
+
+class Crowd:
+    """Agents (discs) in a :class:`~sidestep.World2D` that collide with each other.
+
+    Parameters
+    ----------
+    world : World2D
+    positions : (n, 2) float64
+    radii : float or (n,) float64, > 0
+    weights : float or (n,) float64, > 0, optional
+        How hard each agent pushes (1 by default); ``inf``: never pushed
+        (a player parting a crowd, a closing door).
+    separation : float >= 0, optional
+        How far (world units) a step moves an agent to separate it from
+        agents it overlaps (spawned on top of each other); a quarter of the
+        largest radius by default.
+
+    Examples
+    --------
+    >>> import sidestep
+    >>> world = sidestep.World2D()
+    >>> crowd = sidestep.Crowd(world, [(-1.0, 0.0), (1.0, 0.0)], radii=0.4)
+    >>> for _ in range(20):                    # head on, 0.3 a step
+    ...     done = crowd.step([(0.3, 0.0), (-0.3, 0.0)])
+    >>> bool(crowd.positions[0, 0] < crowd.positions[1, 0])   # never passed each other
+    True
+    >>> float(round(crowd.positions[1, 0] - crowd.positions[0, 0], 6))   # touching
+    0.8
+    """
+
+    __slots__ = ("_world", "_positions", "_radii", "_weights", "_ids", "_next_id",
+                 "_separation", "_pressure")
+
+    def __init__(self, world, positions, radii, weights=None, *, separation=None):
+        from .world import World2D
+        if not isinstance(world, World2D):
+            raise TypeError(f"world must be a World2D, got {type(world).__name__}")
+        self._world = world
+        self._positions = np.empty((0, 2))
+        self._radii = np.empty(0)
+        self._weights = np.empty(0)
+        self._ids = np.empty(0, dtype=np.int64)
+        self._pressure = np.empty((0, 2))
+        self._next_id = 0
+        self._separation = None if separation is None else validation.length(
+            separation, "separation")
+        self.add(positions, radii, weights)
+
+    # ------------------------------------------------------------- agents
+    def add(self, positions, radii, weights=None):
+        """Add agents; returns their ids ``(k,) int64`` (never reused after a removal)."""
+        p, _ = validation.points(positions, "positions")
+        r = validation.lengths(radii, "radii", len(p), allow_zero=False)
+        w = np.ones(len(p)) if weights is None else _weights(weights, len(p))
+        ids = np.arange(self._next_id, self._next_id + len(p), dtype=np.int64)
+        self._positions = np.concatenate([self._positions, p])
+        self._radii = np.concatenate([self._radii, r])
+        self._weights = np.concatenate([self._weights, w])
+        self._ids = np.concatenate([self._ids, ids])
+        self._pressure = np.concatenate([self._pressure, np.zeros((len(p), 2))])
+        self._next_id += len(p)
+        return ids
+
+    def remove(self, ids):
+        """Remove agents by id (unknown ids raise ``KeyError``; then none is removed)."""
+        arr = validation.ids(ids, "ids")
+        keep = ~np.isin(self._ids, arr)
+        missing = np.setdiff1d(arr, self._ids)
+        if len(missing):
+            raise KeyError(f"no agent with id {int(missing[0])} in this crowd")
+        self._positions = self._positions[keep]
+        self._radii = self._radii[keep]
+        self._weights = self._weights[keep]
+        self._ids = self._ids[keep]
+        self._pressure = self._pressure[keep]
+
+    def __len__(self):
+        return len(self._ids)
+
+    @property
+    def ids(self):
+        """``(n,) int64``: the agents' ids, in the order of :attr:`positions` (read-only)."""
+        return _read_only(self._ids)
+
+    @property
+    def positions(self):
+        """``(n, 2) float64``, read-only."""
+        return _read_only(self._positions)
+
+    @property
+    def radii(self):
+        """``(n,) float64``, read-only."""
+        return _read_only(self._radii)
+
+    @property
+    def weights(self):
+        """``(n,) float64``, read-only."""
+        return _read_only(self._weights)
+
+    # --------------------------------------------------------------- step
+    def step(self, displacements, mode="slide"):
+        """Move every agent at once by its displacement.
+
+        Parameters
+        ----------
+        displacements : (n, 2) float64
+            In the order of :attr:`ids`.
+        mode : {"slide", "block", "ghost"}
+
+        Returns
+        -------
+        CrowdStep
+
+        Notes
+        -----
+        The promise, after every step: no agent is inside an obstacle, and no
+        two agents are closer than the sum of their radii minus the world's
+        skin, where the step started that way; an agent never passes through
+        another; the ends do not depend on the agents' order (to rounding,
+        1e-9) nor on the number of threads (exactly).
+        """
+        n = len(self._ids)
+        d, _ = validation.points(displacements, "displacements")
+        if d.shape != (n, 2):
+            raise ValueError(f"displacements must have shape ({n}, 2), got {d.shape}")
+        code = _MODE_CODES[validation.choice(mode, "mode", CROWD_MODES)]
+        world = self._world
+        p = self._positions
+        intents = d + self._pressure
+        moves = np.sqrt((d * d).sum(axis=1))
+        reach = float((self._radii + moves).max()) if n else 0.0
+        dmax = float(moves.max()) if n else 0.0
+        skin, margin, slack, min_motion = world._tolerances()
+        separation = self._separation if self._separation is not None else \
+            (0.25 * float(self._radii.max()) if n else 0.0)
+        grid = _kc.grid_agents(p, max(2.0 * (reach + separation + dmax) + skin, 1e-9))
+        out = np.empty_like(p)
+        stops = np.empty(n, dtype=np.int64)
+        obstacles = np.empty(n, dtype=np.int64)
+        pressure = np.zeros((n, 2))
+        run_rows(_kc.crowd_step, n, world._store.pack(), p, d, intents, self._radii,
+                 self._weights,
+                 *grid, reach, dmax, code, separation, skin, margin, slack, min_motion,
+                 world._max_iterations, out, stops, obstacles, pressure)
+        self._positions = out
+        self._pressure = pressure
+        return CrowdStep(self._ids.copy(), out.copy(), obstacles, _STOP_NAMES[stops],
+                         self._radii.copy(), 2.0 * skin)
+
+
+def _weights(value, n):
+    w = validation.as_float_array(value, "weights")
+    if w.ndim == 0:
+        w = np.full(n, float(w))
+    if w.shape != (n,):
+        raise ValueError(f"weights must be a number or have shape ({n},), got {w.shape}")
+    if np.any(np.isnan(w)) or np.any(w <= 0):
+        raise ValueError("weights must be > 0 (inf allowed), not NaN")
+    return w
+
+
+def _read_only(array):
+    view = array.view()
+    view.flags.writeable = False
+    return view

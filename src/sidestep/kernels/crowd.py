@@ -1,0 +1,412 @@
+"""Crowds: agents (discs) that collide with each other as well as with the world.
+
+One step moves every agent at once, each from where all of them started
+(so the answer does not depend on the agents' order or on the threads):
+
+1. **Neighbours**: a uniform grid over the agents' start positions
+   (:func:`grid_agents`); two agents are neighbours when they could touch
+   during the step (``|p_j - p_i| < r_i + r_j + |d_i| + |d_j| + skin``).
+2. **Cells**: the gap ``g`` between two neighbours is shared between them by
+   weight: agent ``i`` may advance towards ``j`` by at most ``w_i / (w_i +
+   w_j)`` of it (half each for equal weights, all of it for an agent of
+   infinite weight against a finite one). Each share is a half-plane
+   ``(x - p_i) . n_ij <= b_ij`` (``n_ij`` the unit vector from ``i`` to ``j``);
+   together they make the agent's cell, convex, holding ``p_i``, and the
+   cells of two agents never overlap: if both end in their cells they are at
+   least ``r_i + r_j`` apart and neither passed the other (no tunnelling at
+   any speed). Overlapping pairs (spawned on top of each other) have
+   ``b = 0``: they never come closer.
+3. **Wish**: the displacement asked for, plus the way an agent makes for a
+   heavier (or equal) neighbour heading into it beyond its share (the
+   intrusion, times ``w_j / (w_i + w_j)``: pushed aside, half each for
+   equals), plus the separation from overlapping neighbours (its part of the
+   overlap, the heavier moving less), at most ``separation`` per step.
+4. **Move**: the motion nearest the wish inside the cell (the contact-plane
+   solver on the cell's half-planes the wish breaks, added one at a time:
+   the active set stays a handful however many neighbours there are), then
+   the world move (``slide``: sliding along walls, never into them). If
+   sliding took the end out of the cell, the move is tried again along the
+   chord it took, clipped to the cell; failing that the agent stays (always
+   inside its cell).
+
+Agents at rest with nothing pressing on them have a zero wish and do not
+move: resting groups never jiggle.
+"""
+import math
+
+import numpy as np
+from numba import njit
+
+from .borrow import borrow
+from .moves import (CONTACT_FIELDS, MODE_BLOCK, MODE_GHOST, MODE_SLIDE, STOP_BLOCKED,
+                    STOP_DONE, STOP_SLID, move_agent)
+from .planes import solve_planes
+from .row_queue import next_rows
+from .world import SCRATCH_FLOATS, SCRATCH_INTS, unpack_world
+
+#: Half-planes of a cell solved together at most (the active set).
+ACTIVE = 16
+#: Cells of the agents' grid per agent, at most (the cell size grows to keep to it).
+CELLS_PER_AGENT = 4
+#: Golden angle (radians): escape headings of agents standing at the very same point.
+_GOLDEN = math.pi * (3.0 - math.sqrt(5.0))
+
+
+@njit(cache=True)
+def grid_agents(positions, cell):
+    """A uniform grid over ``positions (n, 2)`` with cells of at least ``cell``.
+
+    Returns ``(ox, oy, size, nx, ny, start, items)``: the grid's corner and
+    cell size, its columns and rows, and the agents of cell ``c = row * nx +
+    col`` as ``items[start[c]:start[c + 1]]`` (in index order).
+    """
+    n = positions.shape[0]
+    ox = np.inf
+    oy = np.inf
+    mx = -np.inf
+    my = -np.inf
+    for k in range(n):
+        ox = min(ox, positions[k, 0])
+        oy = min(oy, positions[k, 1])
+        mx = max(mx, positions[k, 0])
+        my = max(my, positions[k, 1])
+    if n == 0:
+        ox = oy = mx = my = 0.0
+    size = max(cell, 1e-9 * max(1.0, abs(ox), abs(oy), abs(mx), abs(my)))
+    while True:
+        nx = int((mx - ox) / size) + 1
+        ny = int((my - oy) / size) + 1
+        if nx * ny <= CELLS_PER_AGENT * n + 16:
+            break
+        size *= 2.0
+    start = np.zeros(nx * ny + 1, dtype=np.int64)
+    cell_of = np.empty(n, dtype=np.int64)
+    for k in range(n):
+        i = min(int((positions[k, 0] - ox) / size), nx - 1)
+        j = min(int((positions[k, 1] - oy) / size), ny - 1)
+        cell_of[k] = j * nx + i
+        start[cell_of[k] + 1] += 1
+    for c in range(nx * ny):
+        start[c + 1] += start[c]
+    fill = start[:-1].copy()
+    items = np.empty(n, dtype=np.int64)
+    for k in range(n):
+        items[fill[cell_of[k]]] = k
+        fill[cell_of[k]] += 1
+    return ox, oy, size, nx, ny, start, items
+
+
+@njit(cache=True)
+def _share(wi, wj):
+    """The part of the gap between two agents the one of weight ``wi`` may take."""
+    if math.isinf(wi):
+        return 0.5 if math.isinf(wj) else 1.0
+    if math.isinf(wj):
+        return 0.0
+    return wi / (wi + wj)
+
+
+@njit(cache=True)
+def _pair(positions, radii, weights, k, j, scale):
+    """``(nx, ny, gap, bound)`` of agent ``k`` against neighbour ``j`` (see the module)."""
+    dx = positions[j, 0] - positions[k, 0]
+    dy = positions[j, 1] - positions[k, 1]
+    dist = math.sqrt(dx * dx + dy * dy)
+    if dist > 1e-12 * scale:
+        nx = dx / dist
+        ny = dy / dist
+    else:
+        # At the same point: each leaves along its own golden-angle heading,
+        # so the direction from one to the other is fixed by their indices.
+        ex = math.cos(_GOLDEN * j) - math.cos(_GOLDEN * k)
+        ey = math.sin(_GOLDEN * j) - math.sin(_GOLDEN * k)
+        e = math.sqrt(ex * ex + ey * ey)
+        nx = ex / e
+        ny = ey / e
+    gap = dist - radii[k] - radii[j]
+    bound = _share(weights[k], weights[j]) * gap if gap > 0.0 else 0.0
+    return nx, ny, gap, bound
+
+
+@njit(cache=True)
+def _clip_to_cell(pairs, count, wx, wy, slack, qp):
+    """The motion nearest ``w`` inside the agent's cell: ``(vx, vy, ok)``.
+
+    ``pairs (count, 4)``: each neighbour's ``nx, ny, bound, gap`` (:func:`_pair`).
+    Cutting planes: the half-plane ``w`` breaks most joins the active set
+    (``qp``: normals at 0, bounds at ``2 * ACTIVE``, as ``-n . v >= -b``)
+    and the set is solved again, until nothing is broken; with a full set
+    or half-planes that cannot all be met, ``ok`` is False (stay).
+    """
+    vx = wx
+    vy = wy
+    active = 0
+    while True:
+        worst = slack
+        pick = -1
+        for t in range(count):
+            excess = vx * pairs[t, 0] + vy * pairs[t, 1] - pairs[t, 2]
+            if excess > worst:
+                worst = excess
+                pick = t
+        if pick < 0:
+            return vx, vy, True
+        if active == ACTIVE:
+            return 0.0, 0.0, False
+        qp[2 * active] = -pairs[pick, 0]
+        qp[2 * active + 1] = -pairs[pick, 1]
+        qp[2 * ACTIVE + active] = -pairs[pick, 2]
+        active += 1
+        vx, vy, err = solve_planes(wx, wy, qp, 0, 2 * ACTIVE, active, slack)
+        if err > slack:
+            return 0.0, 0.0, False
+
+
+@njit(cache=True)
+def _neighbours(positions, displacements, radii, k, motion, reach, extra, skin, ox, oy, size,
+                nx, ny, start, items, out):
+    """Agents that could touch agent ``k`` if it moves ``motion`` and each of them its
+    ``|d| + extra``: ``(count, out)`` (``out`` grown if needed)."""
+    px = positions[k, 0]
+    py = positions[k, 1]
+    rk = radii[k]
+    r = rk + motion + reach + extra + skin
+    i0 = max(int((px - r - ox) / size), 0)
+    i1 = min(int((px + r - ox) / size), nx - 1)
+    j0 = max(int((py - r - oy) / size), 0)
+    j1 = min(int((py + r - oy) / size), ny - 1)
+    count = 0
+    for cj in range(j0, j1 + 1):
+        for ci in range(i0, i1 + 1):
+            c = cj * nx + ci
+            for t in range(start[c], start[c + 1]):
+                j = items[t]
+                if j == k:
+                    continue
+                ex = positions[j, 0] - px
+                ey = positions[j, 1] - py
+                dj = math.sqrt(displacements[j, 0] ** 2 + displacements[j, 1] ** 2)
+                within = rk + radii[j] + motion + dj + extra + skin
+                if ex * ex + ey * ey >= within * within:
+                    continue
+                if count == out.shape[0]:
+                    grown = np.empty(2 * count, dtype=np.int64)
+                    grown[:count] = out
+                    out = grown
+                out[count] = j
+                count += 1
+    return count, out
+
+
+@njit(cache=True)
+def _inside_cell(pairs, count, vx, vy, tolerance):
+    """Whether the motion ``v`` keeps to the cell, give or take ``tolerance`` (the world's
+    slide ends a rounding or a skin off the line it was asked for). The allowance
+    shrinks as a gap closes below zero and is gone at ``-tolerance``, so steps never
+    add it up: two agents are never closer than ``2 * tolerance`` short of touching."""
+    for t in range(count):
+        allow = max(0.0, tolerance + min(pairs[t, 3], 0.0))
+        if vx * pairs[t, 0] + vy * pairs[t, 1] > pairs[t, 2] + allow:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _cell(positions, radii, weights, k, neighbours, count, scale, pairs):
+    """Each neighbour's ``nx, ny, bound, gap`` into ``pairs`` (grown if needed); returns it."""
+    if pairs.shape[0] < count:
+        pairs = np.empty((2 * count, 4))
+    for t in range(count):
+        nx, ny, gap, bound = _pair(positions, radii, weights, k, neighbours[t], scale)
+        pairs[t, 0] = nx
+        pairs[t, 1] = ny
+        pairs[t, 2] = bound
+        pairs[t, 3] = gap
+    return pairs
+
+
+@njit(cache=True, nogil=True)
+def crowd_step(blob, positions, displacements, intents, radii, weights, ox, oy, size, nx, ny,
+               start, items, reach, dmax, mode, separation, skin, margin, slack, min_motion,
+               max_iterations, out, stops, obstacles, pressure, queue):
+    """One step of every agent whose row is taken from ``queue`` (see the module).
+
+    ``positions``, ``displacements (n, 2)``, ``intents (n, 2)`` (each
+    agent's displacement plus what its last step left of its wish: the
+    pressure its neighbours make way for), ``radii``, ``weights (n,)``; the
+    grid of :func:`grid_agents` over the positions; ``reach`` the largest
+    ``r + |d|`` of any agent, ``dmax`` the largest ``|d|``. An agent's motion
+    is at most ``|d| + separation + dmax`` (making way is capped at ``dmax``),
+    so neighbours are the agents that could touch it moving that far. Writes each agent's end to ``out (n, 2)``, its
+    stop code to ``stops`` and the first obstacle it touched (-1: none) to
+    ``obstacles``, and half of what it did not get of its wish to
+    ``pressure (n, 2)``. Releases the GIL; a row's result does not depend on which
+    thread took it.
+    """
+    world = unpack_world(blob)
+    contacts_buffer = np.empty((1, CONTACT_FIELDS))
+    wf_buffer = np.empty(SCRATCH_FLOATS)
+    wi_buffer = np.empty(SCRATCH_INTS, dtype=np.int64)
+    qp_buffer = np.empty(3 * ACTIVE)
+    contacts = borrow(contacts_buffer)
+    wf = borrow(wf_buffer)
+    wi = borrow(wi_buffer)
+    qp = borrow(qp_buffer)
+    neighbours = np.empty(64, dtype=np.int64)
+    pairs = np.empty((64, 4))
+    scale = max(1.0, abs(ox), abs(oy), abs(ox + nx * size), abs(oy + ny * size))
+    extra = separation + dmax
+    while True:
+        first, stop = next_rows(queue)
+        if first >= stop:
+            break
+        for k in range(first, stop):
+            px = positions[k, 0]
+            py = positions[k, 1]
+            dx = displacements[k, 0]
+            dy = displacements[k, 1]
+            rk = radii[k]
+            move_k = math.sqrt(dx * dx + dy * dy)
+            count = 0
+            if mode != MODE_GHOST:
+                # 1. Neighbours: agents that could touch this one during the step.
+                count, neighbours = _neighbours(positions, displacements, radii, k,
+                                                move_k + extra, reach, extra, skin, ox, oy,
+                                                size, nx, ny, start, items, neighbours)
+            # 2-3. The wish: asked, making way, separating.
+            yx = 0.0
+            yy = 0.0
+            sx = 0.0
+            sy = 0.0
+            for t in range(count):
+                j = neighbours[t]
+                pnx, pny, gap, _ = _pair(positions, radii, weights, k, j, scale)
+                if gap < 0.0:
+                    part = 1.0 - _share(weights[k], weights[j])
+                    sx -= pnx * part * -gap
+                    sy -= pny * part * -gap
+                # j heading into k beyond its share of the gap (by its
+                # displacement, or by the pressure of what it did not get
+                # last step): k makes way.
+                allowed = _share(weights[j], weights[k]) * max(gap, 0.0)
+                into = -(displacements[j, 0] * pnx + displacements[j, 1] * pny) - allowed
+                pressed = -(intents[j, 0] * pnx + intents[j, 1] * pny) - allowed
+                give = 1.0 - _share(weights[k], weights[j])
+                if into > 0.0:
+                    yx -= pnx * into * give
+                    yy -= pny * into * give
+                if pressed > max(into, 0.0):
+                    sx -= pnx * (pressed - max(into, 0.0)) * give
+                    sy -= pny * (pressed - max(into, 0.0)) * give
+            # Separating and pressure: at most `separation`; making way for
+            # displacements: at most the largest displacement.
+            s = math.sqrt(sx * sx + sy * sy)
+            if s > separation:
+                sx *= separation / s
+                sy *= separation / s
+            s = math.sqrt(yx * yx + yy * yy)
+            if s > dmax:
+                yx *= dmax / s
+                yy *= dmax / s
+            wx = dx + yx + sx
+            wy = dy + yy + sy
+            # 4. Into the cell, then through the world.
+            agent_mode = MODE_SLIDE if mode == MODE_GHOST else mode
+            pairs = _cell(positions, radii, weights, k, neighbours, count, scale, pairs)
+            if mode == MODE_BLOCK:
+                ok = _inside_cell(pairs, count, wx, wy, 0.0)
+                vx = wx if ok else 0.0
+                vy = wy if ok else 0.0
+            else:
+                vx, vy, ok = _clip_to_cell(pairs, count, wx, wy, slack, qp)
+            x = px
+            y = py
+            code = STOP_BLOCKED
+            hit = -1
+            if ok:
+                x, y, code, n_contacts, _ = move_agent(
+                    world, px, py, vx, vy, rk, agent_mode, skin, margin, slack, min_motion,
+                    max_iterations, wf, wi, contacts)
+                if code == STOP_DONE and (vx - wx) ** 2 + (vy - wy) ** 2 > skin * skin:
+                    # Neighbours cut the wish short.
+                    code = STOP_SLID if vx * vx + vy * vy > min_motion * min_motion \
+                        else STOP_BLOCKED
+                if n_contacts > 0:
+                    hit = int(contacts[0, 0])
+                tolerance = 0.25 * skin
+                if not _inside_cell(pairs, count, x - px, y - py, tolerance):
+                    # Sliding left the cell: along the chord it took, clipped.
+                    vx, vy, ok = _clip_to_cell(pairs, count, x - px, y - py, slack, qp)
+                    x = px
+                    y = py
+                    code = STOP_BLOCKED
+                    if ok:
+                        x2, y2, code2, n2, _ = move_agent(
+                            world, px, py, vx, vy, rk, agent_mode, skin, margin, slack,
+                            min_motion, max_iterations, wf, wi, contacts)
+                        if _inside_cell(pairs, count, x2 - px, y2 - py, tolerance):
+                            x = x2
+                            y = y2
+                            code = code2
+                            hit = int(contacts[0, 0]) if n2 > 0 else -1
+            moved = math.sqrt((x - px) ** 2 + (y - py) ** 2)
+            if mode != MODE_GHOST and moved > move_k + extra:
+                # Went farther than the neighbours were gathered for (a
+                # recovery out of an obstacle): check the agents that far too.
+                far, neighbours = _neighbours(positions, displacements, radii, k, moved,
+                                              reach, extra, skin, ox, oy, size, nx, ny, start,
+                                              items, neighbours)
+                pairs = _cell(positions, radii, weights, k, neighbours, far, scale, pairs)
+                if not _inside_cell(pairs, far, x - px, y - py, 0.25 * skin):
+                    x = px
+                    y = py
+                    code = STOP_BLOCKED
+                    hit = -1
+            out[k, 0] = x
+            out[k, 1] = y
+            # Half of what the wish did not get presses on next step: the
+            # neighbours in its way make way for it then.
+            pressure[k, 0] = 0.5 * (wx - (x - px))
+            pressure[k, 1] = 0.5 * (wy - (y - py))
+            stops[k] = code
+            obstacles[k] = hit
+    # The borrowed views above must not outlive their buffers.
+    wf_buffer[0] = wi_buffer[0] + contacts_buffer[0, 0] + qp_buffer[0]
+
+
+@njit(cache=True)
+def touching_pairs(positions, radii, ox, oy, size, nx, ny, start, items, gap):
+    """``(m, 2)`` index pairs ``i < j`` of agents closer than ``r_i + r_j + gap``."""
+    n = positions.shape[0]
+    out = np.empty((max(16, 2 * n), 2), dtype=np.int64)
+    m = 0
+    rmax = 0.0
+    for k in range(n):
+        rmax = max(rmax, radii[k])
+    for k in range(n):
+        px = positions[k, 0]
+        py = positions[k, 1]
+        r = radii[k] + rmax + gap
+        i0 = max(int((px - r - ox) / size), 0)
+        i1 = min(int((px + r - ox) / size), nx - 1)
+        j0 = max(int((py - r - oy) / size), 0)
+        j1 = min(int((py + r - oy) / size), ny - 1)
+        for cj in range(j0, j1 + 1):
+            for ci in range(i0, i1 + 1):
+                c = cj * nx + ci
+                for t in range(start[c], start[c + 1]):
+                    j = items[t]
+                    if j <= k:
+                        continue
+                    ex = positions[j, 0] - px
+                    ey = positions[j, 1] - py
+                    within = radii[k] + radii[j] + gap
+                    if ex * ex + ey * ey < within * within:
+                        if m == out.shape[0]:
+                            grown = np.empty((2 * m, 2), dtype=np.int64)
+                            grown[:m] = out
+                            out = grown
+                        out[m, 0] = k
+                        out[m, 1] = j
+                        m += 1
+    return out[:m].copy()

@@ -1,0 +1,485 @@
+"""One frame of an upright capsule character: walk, climb steps, stay on floors, fall.
+
+Built on the 3D collide-and-slide (:func:`~sidestep.kernels3d.moves.slide`),
+its first-contact sweep (:func:`~sidestep.kernels3d.moves._sweep`, a *cast*
+here) and the per-primitive contacts of
+:func:`~sidestep.kernels3d.world.penetrations`. A frame (:func:`update_character`):
+
+1. **Carry**: the displacement of the obstacle the character stood on (a
+   platform) or of obstacles that moved into it (a door) since the last
+   frame, slid in a world without that obstacle, so a platform carries the
+   character and a pusher never pushes it through a wall: if a wall stops
+   the carry, the character stays squeezed (``STOP_SQUEEZED``).
+2. **Walk**: on a floor the wish follows the floor's plane at the wish's
+   speed; in the air gravity adds to the speed along ``up``. The move is a
+   slide. A walk on a floor that ends higher than the floor's plane leads
+   went up a slope too steep to stand on; it is walked again with that
+   slope taken as an upright wall, so steep slopes are never climbed.
+3. **Step**: a walk on a floor that a wall cut short is tried again as up
+   by ``step``, along the wish, down onto a floor; kept if that floor
+   supports the character and it got farther.
+4. **Contacts**: the surfaces within ``reach`` of the capsule, per
+   primitive: a *floor* supports it (its normal within ``max_slope`` of
+   ``up``, or the edge of a face that is, below the bottom sphere's
+   centre: the nose of a step), a *ceiling* faces down as steeply, the rest
+   are *walls* (steep slopes included).
+5. **Snap**: a character on a floor last frame, not jumping, that no floor
+   touches now is cast down by up to ``snap``; it lands there if that is a
+   floor (down stairs and slopes it stays on the floor; off a cliff it falls).
+
+Everything is in the character's state row ``body`` (``B_*`` slots): the
+kernel reads the feet, the vertical speed, the floor and the settings, and
+writes the frame's outcome back. Units are the world's; angles as cosines.
+"""
+import math
+
+import numpy as np
+from numba import njit
+
+from .moves import STOP_BLOCKED, STOP_DONE, STOP_SLID, STOP_STUCK, _sweep, slide
+from .world import (S_NORMALS, S_OWNERS, S_PARTS, S_POINTS, S_PRIMS,
+                    S_SEPARATIONS, penetrations, surface_normal_prim)
+
+# The state row of one character (float64). Feet, velocity really moved
+# with, speed along up (gravity and jumps), then the last frame's outcome.
+B_FEET = 0                  # (3,)
+B_VELOCITY = 3              # (3,)
+B_VSPEED = 6
+B_ON_FLOOR = 7
+B_FLOOR_NORMAL = 8          # (3,)
+B_FLOOR_OBSTACLE = 11
+B_ON_WALL = 12
+B_ON_CEILING = 13
+B_STOP = 14
+B_CONTACTS = 15
+B_STEPPED = 16              # height climbed by a step this frame
+B_SNAPPED = 17              # height dropped by the snap this frame
+# Settings.
+B_RADIUS = 18
+B_HEIGHT = 19
+B_COS_SLOPE = 20            # cos(max_slope)
+B_STEP = 21
+B_SNAP = 22
+B_GRAVITY = 23
+B_UP = 24                   # axis 0, 1, 2
+B_SKIN = 25
+B_MARGIN = 26
+B_SLACK = 27
+B_MIN_MOTION = 28
+B_MAX_ITERATIONS = 29
+B_REACH = 30                # contacts within this of the capsule count
+# Inputs of the coming frame.
+B_CARRY = 31                # (3,) displacement of the carrying or pushing obstacle
+B_JUMP = 34                 # speed of a jump asked for (NaN: none)
+BODY_SIZE = 35
+
+# Why a frame ended (beyond the slide's own STOP_* codes).
+STOP_STEPPED = 10           # climbed a step
+STOP_LANDED = 11            # came down onto a floor from the air
+STOP_FELL = 12              # in the air at the end of the frame
+STOP_SQUEEZED = 13          # a moving obstacle pushed it against a wall
+
+# Contact kinds (column 8 of a contact row).
+KIND_FLOOR = 0
+KIND_WALL = 1
+KIND_CEILING = 2
+
+#: Rows of the contact buffer: [obstacle, part, point (3), normal (3), kind, separation].
+CONTACT_FIELDS = 10
+
+
+@njit(cache=True)
+def _axis(up):
+    ux = 1.0 if up == 0 else 0.0
+    uy = 1.0 if up == 1 else 0.0
+    uz = 1.0 if up == 2 else 0.0
+    return ux, uy, uz
+
+
+@njit(cache=True)
+def _cast(world, cx, cy, cz, half, up, radius, skin, dx, dy, dz, wi, cand):
+    """How far (0..1 of ``d``) the capsule moves straight by ``d`` before touching, ``skin`` out."""
+    f, hit, _, _, _ = _sweep(world, cx, cy, cz, half, up, dx, dy, dz, radius, skin, 0, wi, cand)
+    if hit < 0:
+        return 1.0, False
+    return max(0.0, min(f, 1.0)), True
+
+
+@njit(cache=True)
+def _slide(world, body, cx, cy, cz, dx, dy, dz, half, up, wf, wi, cand, scratch):
+    return slide(world, cx, cy, cz, dx, dy, dz, half, up, body[B_RADIUS], body[B_SKIN],
+                 body[B_MARGIN], body[B_SLACK], body[B_MIN_MOTION],
+                 int(body[B_MAX_ITERATIONS]), wf, wi, cand, scratch)
+
+
+@njit(cache=True)
+def classify(world, body, cx, cy, cz, half, up, base, wf, wi, cand, contacts):
+    """The surfaces touching the capsule centred at ``c``, by kind.
+
+    Writes contact rows ``[obstacle, part, point (3), normal (3), kind,
+    separation]`` (one per obstacle and kind: the nearest) to ``contacts``
+    and returns ``(n_rows, floor_row, on_wall, on_ceiling, fx, fy, fz)``:
+    ``floor_row`` is -1 off the floor, else the row of the floor that
+    supports the character best (the most upright), and ``f`` that floor's
+    own normal (a step's top where the contact is its nose). An edge higher
+    than ``step`` over ``base`` (the height of the feet the frame started
+    with) is a wall, not a step's nose.
+    """
+    ux, uy, uz = _axis(up)
+    radius = body[B_RADIUS]
+    cos_slope = body[B_COS_SLOPE]
+    n = penetrations(world, cx, cy, cz, half, up, radius, body[B_REACH], True, wf, wi, cand)
+    # The bottom sphere's centre: contacts below it can carry the character.
+    bottom = (cx * ux + cy * uy + cz * uz) - half
+    rows = 0
+    floor_row = -1
+    best = -2.0
+    on_wall = False
+    on_ceiling = False
+    bx = by = bz = 0.0
+    for t in range(n):
+        nx = wf[S_NORMALS + 3 * t]
+        ny = wf[S_NORMALS + 3 * t + 1]
+        nz = wf[S_NORMALS + 3 * t + 2]
+        qx = wf[S_POINTS + 3 * t]
+        qy = wf[S_POINTS + 3 * t + 1]
+        qz = wf[S_POINTS + 3 * t + 2]
+        lift = nx * ux + ny * uy + nz * uz
+        fx, fy, fz = nx, ny, nz
+        if lift > 0.0 and qx * ux + qy * uy + qz * uz < bottom and \
+                qx * ux + qy * uy + qz * uz <= base + body[B_STEP] + body[B_SKIN]:
+            # Under the character, on a face or its edge: the face says whether it is a floor.
+            fx, fy, fz = surface_normal_prim(world, wi[S_PRIMS + t], qx, qy, qz, nx, ny, nz, up)
+        support = max(lift, fx * ux + fy * uy + fz * uz)
+        if support >= cos_slope:
+            kind = KIND_FLOOR
+        elif lift <= -cos_slope:
+            kind = KIND_CEILING
+            on_ceiling = True
+        else:
+            kind = KIND_WALL
+            on_wall = True
+        owner = wi[S_OWNERS + t]
+        row = -1
+        for k in range(rows):
+            if contacts[k, 0] == owner and contacts[k, 8] == kind:
+                row = k
+                break
+        if row < 0:
+            if rows == contacts.shape[0]:
+                continue
+            row = rows
+            rows += 1
+        elif not wf[S_SEPARATIONS + t] < contacts[row, 9]:
+            continue
+        contacts[row, 0] = owner
+        contacts[row, 1] = wi[S_PARTS + t]
+        contacts[row, 2] = qx
+        contacts[row, 3] = qy
+        contacts[row, 4] = qz
+        contacts[row, 5] = nx
+        contacts[row, 6] = ny
+        contacts[row, 7] = nz
+        contacts[row, 8] = kind
+        contacts[row, 9] = wf[S_SEPARATIONS + t]
+        if kind == KIND_FLOOR and support > best:
+            best = support
+            floor_row = row
+            if lift >= fx * ux + fy * uy + fz * uz:
+                bx, by, bz = nx, ny, nz
+            else:
+                bx, by, bz = fx, fy, fz
+    return rows, floor_row, on_wall, on_ceiling, bx, by, bz
+
+
+@njit(cache=True)
+def _supported(world, body, cx, cy, cz, half, up, base, wf, wi, cand, contacts):
+    _, floor_row, _, _, _, _, _ = classify(world, body, cx, cy, cz, half, up, base, wf, wi,
+                                           cand, contacts)
+    return floor_row >= 0
+
+
+@njit(cache=True)
+def _along_floor(dx, dy, dz, fx, fy, fz, ux, uy, uz):
+    """The horizontal ``d`` turned into the floor's plane (normal ``f``), at the same length."""
+    length = math.sqrt(dx * dx + dy * dy + dz * dz)
+    lift = fx * ux + fy * uy + fz * uz
+    if length == 0.0 or lift <= 0.0:
+        return dx, dy, dz
+    t = -(dx * fx + dy * fy + dz * fz) / lift
+    ex = dx + t * ux
+    ey = dy + t * uy
+    ez = dz + t * uz
+    k = length / math.sqrt(ex * ex + ey * ey + ez * ez)
+    return ex * k, ey * k, ez * k
+
+
+@njit(cache=True)
+def _flatten_steep(world, body, cx, cy, cz, half, up, base, hx, hy, hz, wf, wi, cand,
+                   contacts):
+    """The horizontal wish ``h`` less its parts into the walls and steep slopes touching ``c``.
+
+    Each steep surface counts as the upright wall through it, so a walk
+    along it stays level instead of climbing it. Returns the new ``h`` and
+    whether any part was taken away.
+    """
+    ux, uy, uz = _axis(up)
+    rows, _, _, _, _, _, _ = classify(world, body, cx, cy, cz, half, up, base, wf, wi, cand,
+                                      contacts)
+    changed = False
+    for k in range(rows):
+        if contacts[k, 8] != KIND_WALL:
+            continue
+        nx = contacts[k, 5]
+        ny = contacts[k, 6]
+        nz = contacts[k, 7]
+        lift = nx * ux + ny * uy + nz * uz
+        if lift <= 0.0:
+            continue
+        wx = nx - lift * ux
+        wy = ny - lift * uy
+        wz = nz - lift * uz
+        w = math.sqrt(wx * wx + wy * wy + wz * wz)
+        if w == 0.0:
+            continue
+        wx /= w
+        wy /= w
+        wz /= w
+        into = hx * wx + hy * wy + hz * wz
+        if into < 0.0:
+            hx -= into * wx
+            hy -= into * wy
+            hz -= into * wz
+            changed = True
+    return hx, hy, hz, changed
+
+
+@njit(cache=True)
+def _steep_touching(world, body, cx, cy, cz, half, up, base, wf, wi, cand, contacts):
+    """Whether a wall that faces up at all (a slope too steep to stand on) touches ``c``."""
+    ux, uy, uz = _axis(up)
+    rows, _, _, _, _, _, _ = classify(world, body, cx, cy, cz, half, up, base, wf, wi, cand,
+                                      contacts)
+    for k in range(rows):
+        if contacts[k, 8] == KIND_WALL and \
+                contacts[k, 5] * ux + contacts[k, 6] * uy + contacts[k, 7] * uz > 0.0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _progress(x0, y0, z0, x1, y1, z1, hx, hy, hz):
+    """How far ``p1 - p0`` goes along the unit direction ``h``."""
+    return (x1 - x0) * hx + (y1 - y0) * hy + (z1 - z0) * hz
+
+
+@njit(cache=True)
+def update_character(world, carry_world, body, wish_x, wish_y, wish_z, dt, wf, wi, contacts):
+    """One frame of the character whose state row is ``body`` (see the module).
+
+    ``wish`` is the velocity asked for (m/s; its part along ``up`` adds to the
+    vertical speed this frame, as a jetpack would), ``dt`` the frame's
+    length (s). ``carry_world`` is ``world`` without the obstacles whose
+    displacement ``body[B_CARRY:B_CARRY + 3]`` carries the character (the
+    same world when nothing carries it). Writes the outcome to ``body`` and
+    the contacts at the end to ``contacts (k, CONTACT_FIELDS)``.
+    """
+    cand = np.empty(64, dtype=np.int64)
+    scratch = np.empty((4, 9))
+    up = int(body[B_UP])
+    ux, uy, uz = _axis(up)
+    radius = body[B_RADIUS]
+    skin = body[B_SKIN]
+    min_motion = body[B_MIN_MOTION]
+    hh = 0.5 * body[B_HEIGHT]
+    half = max(hh - radius, 0.0)
+    cx = body[B_FEET] + hh * ux
+    cy = body[B_FEET + 1] + hh * uy
+    cz = body[B_FEET + 2] + hh * uz
+    was_on_floor = body[B_ON_FLOOR] != 0.0
+    stop = STOP_DONE
+    # 1. Carried or pushed by a moving obstacle.
+    kx = body[B_CARRY]
+    ky = body[B_CARRY + 1]
+    kz = body[B_CARRY + 2]
+    squeezed = False
+    if kx != 0.0 or ky != 0.0 or kz != 0.0:
+        cx2, cy2, cz2, s, _, _ = _slide(carry_world, body, cx, cy, cz, kx, ky, kz, half, up,
+                                        wf, wi, cand, scratch)
+        gone = _progress(cx, cy, cz, cx2, cy2, cz2, kx, ky, kz)
+        squeezed = gone < (kx * kx + ky * ky + kz * kz) - skin * math.sqrt(kx * kx + ky * ky
+                                                                           + kz * kz)
+        cx, cy, cz = cx2, cy2, cz2
+    walk_world = carry_world if squeezed else world
+    sx, sy, sz = cx, cy, cz
+    base = cx * ux + cy * uy + cz * uz - hh
+    # 2. Speed along up: a jump, gravity in the air, none on a floor.
+    vspeed = body[B_VSPEED]
+    jumped = False
+    if not math.isnan(body[B_JUMP]):
+        vspeed = body[B_JUMP]
+        jumped = True
+        was_on_floor = False
+    elif was_on_floor and vspeed <= 0.0:
+        vspeed = 0.0
+    else:
+        vspeed -= body[B_GRAVITY] * dt
+    lift = wish_x * ux + wish_y * uy + wish_z * uz
+    hx = (wish_x - lift * ux) * dt
+    hy = (wish_y - lift * uy) * dt
+    hz = (wish_z - lift * uz) * dt
+    h_len = math.sqrt(hx * hx + hy * hy + hz * hz)
+    rise = (vspeed + lift) * dt
+    fx = body[B_FLOOR_NORMAL]
+    fy = body[B_FLOOR_NORMAL + 1]
+    fz = body[B_FLOOR_NORMAL + 2]
+    # 3. Walk (a slide), never up a steep slope.
+    x1 = cx
+    y1 = cy
+    z1 = cz
+    ohx, ohy, ohz = hx, hy, hz
+    if was_on_floor:
+        ix, iy, iz = _along_floor(hx, hy, hz, fx, fy, fz, ux, uy, uz)
+    else:
+        ix, iy, iz = hx, hy, hz
+    flattened = False
+    pending = False
+    for attempt in range(3):
+        if was_on_floor:
+            dx, dy, dz = _along_floor(hx, hy, hz, fx, fy, fz, ux, uy, uz)
+        else:
+            dx, dy, dz = hx, hy, hz
+        dx += rise * ux
+        dy += rise * uy
+        dz += rise * uz
+        x1, y1, z1, stop, _, _ = _slide(walk_world, body, cx, cy, cz, dx, dy, dz, half, up, wf,
+                                        wi, cand, scratch)
+        pending = False
+        if stop == STOP_STUCK or not was_on_floor or h_len == 0.0:
+            break
+        climbed = _progress(cx, cy, cz, x1, y1, z1, ux, uy, uz) - (dx * ux + dy * uy + dz * uz)
+        if climbed <= skin or not _steep_touching(walk_world, body, x1, y1, z1, half, up, base,
+                                                  wf, wi, cand, contacts):
+            break     # level, or higher only as a curved floor goes
+        # Went up a steep slope: walk straight to it, then on along it as
+        # along an upright wall.
+        f, _ = _cast(walk_world, cx, cy, cz, half, up, radius, skin, dx, dy, dz, wi, cand)
+        mx = cx + f * dx
+        my = cy + f * dy
+        mz = cz + f * dz
+        gx, gy, gz, changed = _flatten_steep(walk_world, body, mx, my, mz, half, up, base,
+                                             hx * (1.0 - f), hy * (1.0 - f), hz * (1.0 - f),
+                                             wf, wi, cand, contacts)
+        if not changed:
+            break
+        cx, cy, cz = mx, my, mz
+        hx, hy, hz = gx, gy, gz
+        flattened = True
+        pending = True
+        x1, y1, z1 = cx, cy, cz
+        stop = STOP_BLOCKED
+    if flattened:
+        if pending and hx * hx + hy * hy + hz * hz > min_motion * min_motion:
+            # Out of attempts with some walk left: slide it level, no higher.
+            dx, dy, dz = _along_floor(hx, hy, hz, fx, fy, fz, ux, uy, uz)
+            x2, y2, z2, stop, _, _ = _slide(walk_world, body, cx, cy, cz, dx, dy, dz, half, up,
+                                            wf, wi, cand, scratch)
+            if _progress(cx, cy, cz, x2, y2, z2, ux, uy, uz) <= (dx * ux + dy * uy + dz * uz) \
+                    + skin:
+                x1, y1, z1 = x2, y2, z2
+        if stop == STOP_DONE:
+            stop = STOP_SLID
+    # 4. A step: up, along, down onto a floor, if the walk was cut short.
+    stepped = 0.0
+    if was_on_floor and h_len > min_motion and stop != STOP_STUCK and not squeezed:
+        ex = ohx / h_len
+        ey = ohy / h_len
+        ez = ohz / h_len
+        walked = _progress(sx, sy, sz, x1, y1, z1, ex, ey, ez)
+        if walked < ix * ex + iy * ey + iz * ez - 2.0 * skin and body[B_STEP] > 0.0:
+            step = body[B_STEP]
+            f, _ = _cast(world, sx, sy, sz, half, up, radius, skin, step * ux, step * uy,
+                         step * uz, wi, cand)
+            raised = f * step
+            x2, y2, z2, s2, _, _ = _slide(world, body, sx + raised * ux, sy + raised * uy,
+                                          sz + raised * uz, ohx, ohy, ohz, half, up, wf, wi,
+                                          cand, scratch)
+            down = raised + skin * 4.0
+            f, hit = _cast(world, x2, y2, z2, half, up, radius, skin, -down * ux, -down * uy,
+                           -down * uz, wi, cand)
+            if hit and s2 != STOP_STUCK:
+                x2 -= f * down * ux
+                y2 -= f * down * uy
+                z2 -= f * down * uz
+                gained = _progress(sx, sy, sz, x2, y2, z2, ux, uy, uz)
+                if (_progress(sx, sy, sz, x2, y2, z2, ex, ey, ez) > walked + skin
+                        and gained > skin and gained <= step + skin
+                        and _supported(world, body, x2, y2, z2, half, up, base, wf, wi,
+                                       cand, contacts)):
+                    x1, y1, z1 = x2, y2, z2
+                    stepped = gained
+                    stop = STOP_STEPPED
+    # 5. What touches it now; off the floor it was on, snap down onto one
+    # (down stairs and slopes), unless jumping.
+    rows, floor_row, on_wall, on_ceiling, bx, by, bz = classify(
+        walk_world, body, x1, y1, z1, half, up, base, wf, wi, cand, contacts)
+    snapped = 0.0
+    if floor_row < 0 and was_on_floor and not jumped and vspeed <= 0.0 and stepped == 0.0 \
+            and body[B_SNAP] > 0.0:
+        snap = body[B_SNAP]
+        f, hit = _cast(walk_world, x1, y1, z1, half, up, radius, skin, -snap * ux, -snap * uy,
+                       -snap * uz, wi, cand)
+        if hit and f > 0.0:
+            x2 = x1 - f * snap * ux
+            y2 = y1 - f * snap * uy
+            z2 = z1 - f * snap * uz
+            rows2, floor2, wall2, ceiling2, bx2, by2, bz2 = classify(
+                walk_world, body, x2, y2, z2, half, up, base, wf, wi, cand, contacts)
+            if floor2 >= 0:
+                x1, y1, z1 = x2, y2, z2
+                snapped = f * snap
+                rows, floor_row, on_wall, on_ceiling, bx, by, bz = \
+                    rows2, floor2, wall2, ceiling2, bx2, by2, bz2
+            else:
+                # Not a floor there: the contacts are those where it stays.
+                rows, floor_row, on_wall, on_ceiling, bx, by, bz = classify(
+                    walk_world, body, x1, y1, z1, half, up, base, wf, wi, cand, contacts)
+    on_floor = floor_row >= 0 and vspeed <= 0.0
+    if on_floor:
+        if not was_on_floor and not jumped:
+            stop = STOP_LANDED
+        vspeed = 0.0
+        body[B_FLOOR_NORMAL] = bx
+        body[B_FLOOR_NORMAL + 1] = by
+        body[B_FLOOR_NORMAL + 2] = bz
+        body[B_FLOOR_OBSTACLE] = contacts[floor_row, 0]
+    else:
+        body[B_FLOOR_NORMAL] = 0.0
+        body[B_FLOOR_NORMAL + 1] = 0.0
+        body[B_FLOOR_NORMAL + 2] = 0.0
+        body[B_FLOOR_OBSTACLE] = -1.0
+        if stop == STOP_DONE or stop == STOP_SLID or stop == STOP_BLOCKED:
+            stop = STOP_FELL
+    if on_ceiling and vspeed > 0.0:
+        vspeed = 0.0
+    if squeezed:
+        stop = STOP_SQUEEZED
+    inv = 1.0 / dt if dt > 0.0 else 0.0
+    body[B_VELOCITY] = (x1 - sx) * inv
+    body[B_VELOCITY + 1] = (y1 - sy) * inv
+    body[B_VELOCITY + 2] = (z1 - sz) * inv
+    body[B_FEET] = x1 - hh * ux
+    body[B_FEET + 1] = y1 - hh * uy
+    body[B_FEET + 2] = z1 - hh * uz
+    body[B_VSPEED] = vspeed
+    body[B_ON_FLOOR] = 1.0 if on_floor else 0.0
+    body[B_ON_WALL] = 1.0 if on_wall else 0.0
+    body[B_ON_CEILING] = 1.0 if on_ceiling else 0.0
+    body[B_STOP] = stop
+    body[B_CONTACTS] = rows
+    body[B_STEPPED] = stepped
+    body[B_SNAPPED] = snapped
+    body[B_CARRY] = 0.0
+    body[B_CARRY + 1] = 0.0
+    body[B_CARRY + 2] = 0.0
+    body[B_JUMP] = math.nan

@@ -1,0 +1,333 @@
+"""Crowds: agents that collide with each other; named cases, properties, a real workload."""
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+import sidestep
+from sidestep import Crowd, World2D
+from sidestep.tolerances import PROMISE, SKIN
+
+W2 = Path(__file__).resolve().parents[2] / "shared" / "bench" / "worlds" / "w2_crowd.npz"
+
+
+def pair_gaps(positions, radii):
+    """``(n, n)`` gap of every pair (distance less both radii), an independent O(n^2) reference."""
+    d = np.linalg.norm(positions[:, None, :] - positions[None, :, :], axis=2)
+    gaps = d - radii[:, None] - radii[None, :]
+    np.fill_diagonal(gaps, np.inf)
+    return gaps
+
+
+def assert_step_keeps_the_promise(crowd, before, after):
+    """Pairs apart at the start stay apart (to the skin); nobody who started clear of the
+    world enters an obstacle."""
+    r = crowd.radii
+    start = pair_gaps(before, r)
+    end = pair_gaps(after, r)
+    apart = start >= -SKIN
+    assert np.all(end[apart] >= -SKIN), end[apart].min()
+    overlapping = ~apart & np.isfinite(start)
+    assert np.all(end[overlapping] >= start[overlapping] - PROMISE)   # never closer
+    world = crowd._world
+    if world.bounds is not None:
+        clear = world.clearance(before) >= r
+        assert np.all(world.clearance(after)[clear] >= r[clear] - PROMISE)
+
+
+def run(crowd, displacements, steps, mode="slide"):
+    for _ in range(steps):
+        before = crowd.positions.copy()
+        done = crowd.step(displacements, mode)
+        assert_step_keeps_the_promise(crowd, before, crowd.positions)
+    return done
+
+
+# ------------------------------------------------------------------ named cases
+@pytest.mark.parametrize("per_step", [1, 10, 100])
+def test_head_on_pair_never_overlaps_nor_swaps(per_step):
+    r = 0.5
+    crowd = Crowd(World2D(), [(-3.0, 0.0), (3.0, 0.0)], r)
+    d = np.array([(per_step * r, 0.0), (-per_step * r, 0.0)])
+    done = run(crowd, d, 10)
+    a, b = crowd.positions
+    assert a[0] < b[0]                                     # never passed each other
+    assert np.linalg.norm(b - a) == pytest.approx(2 * r, abs=1e-6)   # met and stopped
+    assert done.touching.tolist() == [[0, 1]]
+
+
+def test_corridor_one_agent_wide_two_meet_and_stop():
+    world = World2D()
+    world.add_walls([(-10.0, 0.51), (-10.0, -0.51)], [(10.0, 0.51), (10.0, -0.51)])
+    crowd = Crowd(world, [(-5.0, 0.0), (5.0, 0.0)], 0.5)
+    done = run(crowd, np.array([(0.7, 0.0), (-0.7, 0.0)]), 20)
+    a, b = crowd.positions
+    assert a[0] < b[0] and b[0] - a[0] == pytest.approx(1.0, abs=1e-6)
+    assert set(done.stop) == {"blocked"}
+
+
+def test_heavy_agent_passes_through_a_resting_block_of_400():
+    g = np.arange(20) * 1.5                       # half a metre between neighbours
+    block = np.stack(np.meshgrid(g, g), axis=-1).reshape(-1, 2) + (5.0, -g[-1] / 2)
+    crowd = Crowd(World2D(), np.vstack([[(0.0, 0.0)], block]), 0.5,
+                  weights=np.r_[np.inf, np.ones(400)])
+    d = np.zeros((401, 2))
+    d[0] = (0.25, 0.0)
+    for _ in range(200):
+        before = crowd.positions.copy()
+        crowd.step(d)
+        assert_step_keeps_the_promise(crowd, before, crowd.positions)
+    assert crowd.positions[0, 0] > 5.0 + g[-1] + 0.5      # out the far side
+    assert crowd.positions[0, 1] == 0.0                   # never pushed off its line
+
+
+def test_heavy_agent_is_held_by_a_tightly_packed_block():
+    # No room to make way: the block holds (it is pushed one layer a step at most).
+    g = np.arange(20) * 1.02
+    block = np.stack(np.meshgrid(g, g), axis=-1).reshape(-1, 2) + (5.0, -g[-1] / 2)
+    crowd = Crowd(World2D(), np.vstack([[(0.0, 0.0)], block]), 0.5,
+                  weights=np.r_[np.inf, np.ones(400)])
+    d = np.zeros((401, 2))
+    d[0] = (0.25, 0.0)
+    for _ in range(60):
+        before = crowd.positions.copy()
+        crowd.step(d)
+        assert_step_keeps_the_promise(crowd, before, crowd.positions)
+    assert crowd.positions[0, 0] < 5.0
+
+
+def test_equal_weights_share_the_way():
+    crowd = Crowd(World2D(), [(0.0, 0.0), (1.0, 0.0)], 0.5)
+    crowd.step([(0.4, 0.0), (0.0, 0.0)])         # the first one walks into the second
+    done = crowd.step([(0.4, 0.0), (0.0, 0.0)])
+    assert crowd.positions[1, 0] > 1.0             # the second made way
+    assert done.positions[1, 0] - done.positions[0, 0] >= 1.0 - SKIN
+
+
+def test_infinite_weight_is_never_pushed_and_pushes_along_walls_never_into_them():
+    world = World2D()
+    world.add_walls([(-5.0, -0.6)], [(5.0, -0.6)])
+    crowd = Crowd(world, [(0.0, 0.0), (-2.0, -0.05)], 0.5, weights=[np.inf, 1.0])
+    for _ in range(40):
+        before = crowd.positions.copy()
+        crowd.step([(0.0, 0.0), (0.3, 0.0)])       # the light one walks into the wall of a player
+        assert_step_keeps_the_promise(crowd, before, crowd.positions)
+        assert crowd.positions[0].tolist() == [0.0, 0.0]
+    crowd2 = Crowd(world, [(0.0, 0.0), (1.05, 0.0)], 0.5, weights=[np.inf, 1.0])
+    for _ in range(40):
+        before = crowd2.positions.copy()
+        crowd2.step([(0.2, 0.0), (0.0, 0.0)])      # the player pushes the other along
+        assert_step_keeps_the_promise(crowd2, before, crowd2.positions)
+    assert crowd2.positions[1, 0] > crowd2.positions[0, 0] + 1.0 - SKIN
+    assert crowd2.positions[0, 0] > 4.0
+
+
+@pytest.mark.parametrize("n, steps, left", [(50, 600, 0.01), (1000, 300, 0.1)])
+def test_agents_spawned_on_one_point_separate(n, steps, left):
+    crowd = Crowd(World2D(), np.zeros((n, 2)), 0.3, separation=0.05)
+    overlapping = [n * (n - 1) // 2]
+    for _ in range(steps):
+        before = crowd.positions.copy()
+        crowd.step(np.zeros((n, 2)))
+        assert_step_keeps_the_promise(crowd, before, crowd.positions)
+        assert np.linalg.norm(crowd.positions - before, axis=1).max() <= 0.05 + 1e-9
+        overlapping.append(int((pair_gaps(crowd.positions, crowd.radii) < -SKIN).sum()) // 2)
+    assert overlapping[-1] <= left * overlapping[0]
+    assert all(b <= a for a, b in zip(overlapping, overlapping[1:]))   # never more
+
+
+def test_mixed_radii_through_a_doorway():
+    world = World2D()
+    world.add_walls([(0.0, -20.0), (0.0, 1.5)], [(0.0, -1.5), (0.0, 20.0)], clearance=0.1)
+    rng = np.random.default_rng(3)
+    radii = rng.uniform(0.2, 0.6, 60)
+    rows = np.arange(60)
+    start = np.column_stack([-2.0 - 1.4 * (rows // 6), -3.5 + 1.4 * (rows % 6)])
+    crowd = Crowd(world, start, radii)
+    goal = np.array([6.0, 0.0])
+    for _ in range(300):
+        gap = goal - crowd.positions
+        step = 0.15 * gap / np.maximum(np.linalg.norm(gap, axis=1), 1e-9)[:, None]
+        before = crowd.positions.copy()
+        crowd.step(step)
+        assert_step_keeps_the_promise(crowd, before, crowd.positions)
+    assert (crowd.positions[:, 0] > 0.0).sum() > 30           # most got through
+
+
+def test_a_resting_group_does_not_jiggle():
+    g = np.arange(10) * 1.0
+    packed = np.stack(np.meshgrid(g, g), axis=-1).reshape(-1, 2)
+    crowd = Crowd(World2D(), packed, 0.5)           # every neighbour touching
+    for _ in range(20):
+        done = crowd.step(np.zeros((100, 2)))
+    np.testing.assert_array_equal(crowd.positions, packed)
+    assert set(done.stop) == {"done"}
+
+
+def test_block_mode_stays_when_the_move_would_take_more_than_its_share():
+    crowd = Crowd(World2D(), [(0.0, 0.0), (1.2, 0.0)], 0.5)
+    crowd.step([(0.08, 0.0), (0.0, 0.0)], mode="block")      # within its half of 0.2
+    assert crowd.positions[0, 0] == pytest.approx(0.08)
+    done = crowd.step([(0.08, 0.0), (0.0, 0.0)], mode="block")   # more than half of 0.12
+    assert crowd.positions[0, 0] == pytest.approx(0.08) and done.stop[0] == "blocked"
+
+
+def test_ghost_mode_is_move_many():
+    world = World2D()
+    world.add_circles([(2.0, 0.0)], 0.5)
+    start = np.array([(0.0, 0.0), (0.5, 0.0)])
+    d = np.array([(3.0, 0.1), (-1.0, 0.0)])
+    crowd = Crowd(world, start, 0.3)
+    done = crowd.step(d, mode="ghost")
+    np.testing.assert_array_equal(done.positions, world.move_many(start, d, radius=0.3))
+
+
+# ------------------------------------------------------------------- properties
+agents = st.integers(2, 40).flatmap(lambda n: st.tuples(
+    st.lists(st.tuples(st.floats(-8, 8), st.floats(-8, 8)), min_size=n, max_size=n),
+    st.lists(st.tuples(st.floats(-3, 3), st.floats(-3, 3)), min_size=n, max_size=n),
+    st.lists(st.floats(0.1, 1.0), min_size=n, max_size=n),
+    st.lists(st.sampled_from([1.0, 1.0, 3.0, np.inf]), min_size=n, max_size=n)))
+
+
+@given(agents, st.randoms(use_true_random=False))
+def test_random_steps_keep_pairs_apart_and_do_not_depend_on_order(spec, rnd):
+    positions, displacements, radii, weights = (np.array(v, float) for v in spec)
+    world = World2D()
+    world.add_boxes([(-2.0, -2.0)], [(-1.0, 2.0)])
+    world.add_walls([(-12.0, -12.0)], [(12.0, -12.0)])
+    crowd = Crowd(world, positions, radii, weights)
+    before = crowd.positions.copy()
+    done = crowd.step(displacements)
+    assert_step_keeps_the_promise(crowd, before, done.positions)
+    # Agents at the very same point leave along headings fixed by their
+    # indices (module docs): order matters only for them.
+    assume(pair_gaps(positions, np.zeros(len(positions))).min() > 1e-9)
+    order = list(range(len(positions)))
+    rnd.shuffle(order)
+    shuffled = Crowd(world, positions[order], radii[order], weights[order])
+    again = shuffled.step(displacements[order])
+    np.testing.assert_allclose(again.positions, done.positions[order], atol=1e-9)
+
+
+def test_the_answer_does_not_depend_on_the_number_of_threads(monkeypatch):
+    from sidestep import threads
+
+    rng = np.random.default_rng(5)
+    start = rng.uniform(-30, 30, (3000, 2))
+    d = rng.normal(0, 0.5, (3000, 2))
+    world = World2D()
+    world.add_circles(rng.uniform(-30, 30, (200, 2)), 0.7)
+    parallel = Crowd(world, start, 0.3).step(d).positions
+    monkeypatch.setattr(threads, "_workers", lambda: 1)
+    serial = Crowd(world, start, 0.3).step(d).positions
+    np.testing.assert_array_equal(parallel, serial)
+
+
+# ------------------------------------------------------------------- bookkeeping
+def test_ids_stay_with_agents_across_removals_and_views_are_read_only():
+    crowd = Crowd(World2D(), [(0, 0), (3, 0), (6, 0)], 0.5)
+    crowd.remove([1])
+    assert crowd.ids.tolist() == [0, 2] and len(crowd) == 2
+    assert crowd.add([(9, 0)], 0.5).tolist() == [3]
+    with pytest.raises(ValueError):
+        crowd.positions[0, 0] = 5.0
+    with pytest.raises(KeyError, match="no agent with id 1"):
+        crowd.remove([1, 2])
+    assert crowd.ids.tolist() == [0, 2, 3]          # nothing removed after the error
+
+
+def test_bad_input_is_refused_naming_it():
+    world = World2D()
+    with pytest.raises(TypeError, match="World2D"):
+        Crowd(sidestep.World3D(), [(0, 0)], 0.5)
+    with pytest.raises(ValueError, match="radii"):
+        Crowd(world, [(0, 0)], -0.5)
+    with pytest.raises(ValueError, match="weights"):
+        Crowd(world, [(0, 0)], 0.5, weights=0.0)
+    crowd = Crowd(world, [(0, 0), (2, 0)], 0.5)
+    with pytest.raises(ValueError, match="displacements"):
+        crowd.step([(0, 0)])
+    with pytest.raises(ValueError, match="displacements"):
+        crowd.step([(np.nan, 0), (0, 0)])
+    with pytest.raises(ValueError, match="mode"):
+        crowd.step([(0, 0), (0, 0)], mode="push")
+    assert crowd.positions.tolist() == [[0, 0], [2, 0]]
+
+
+# ------------------------------------------------------------------ a real workload
+@pytest.mark.skipif(not W2.is_file(), reason="../shared/bench is not present")
+def test_w2_crowd_with_agent_collisions_keeps_the_promise():
+    w = np.load(W2)
+    world = World2D()
+    world.add_circles(w["circles"][:, :2], w["circles"][:, 2])
+    world.add_walls(w["segments"][:, :2], w["segments"][:, 2:])
+    radius = float(w["agent_radius"])
+    start = w["agents"]
+    free = world.clearance(start) >= radius
+    crowd = Crowd(world, start[free], radius)
+    before = crowd.positions.copy()
+    crowd.step(w["disp"][free])
+    r = crowd.radii
+    # Pairs that started apart stay apart (a grid reference, as n^2 is too big).
+    assert np.all(world.clearance(crowd.positions) >= radius - PROMISE)
+    from sidestep.kernels.crowd import grid_agents, touching_pairs
+    start_pairs = {tuple(p) for p in touching_pairs(before, r, *grid_agents(before, 4 * radius),
+                                                    -SKIN)}
+    end_pairs = touching_pairs(crowd.positions, r, *grid_agents(crowd.positions, 4 * radius),
+                               -SKIN)
+    assert all(tuple(p) in start_pairs for p in end_pairs)
+
+
+# ------------------------------------------------------------------- sidestep walk --crowd
+def test_walk_with_crowd_keeps_agents_apart_where_move_many_lets_them_overlap():
+    from sidestep.commands.walk import walk
+
+    world = World2D()
+    world.add_walls([(-10, -3), (-10, 3)], [(10, -3), (10, 3)])
+    starts = np.array([(-6.0, y) for y in (-1.5, 0.0, 1.5)] + [(6.0, y) for y in (-1.4, 0.1, 1.6)])
+    goals = starts * (-1.0, 1.0)
+    apart = walk(world, starts, goals=goals, radius=0.5, speed=0.3, steps=80, crowd=True)
+    through = walk(world, starts, goals=goals, radius=0.5, speed=0.3, steps=80)
+    assert apart.summary()["agent_overlaps"] == 0 and apart.summary()["crowd"]
+    assert through.summary()["agent_overlaps"] > 0
+    assert apart.walked_gaps.min() >= -PROMISE
+
+
+def test_walk_crowd_command_draws_the_touching_agents(tmp_path, capsys):
+    from sidestep import cli
+
+    level = tmp_path / "hall.json"
+    sidestep.save(_hall(), level, spawns=[(-6.0, 0.0), (6.0, 0.0)])
+    gif = tmp_path / "walk.gif"
+    assert cli.main(["walk", str(level), "--agents", "12", "--radius", "0.5", "--steps", "40",
+                     "--crowd", "--gif", str(gif)]) == 0
+    out = capsys.readouterr().out
+    assert "a crowd: agents came to overlap 0 times" in out
+    assert gif.read_bytes()[:6] == b"GIF89a"
+    with pytest.raises(SystemExit):
+        cli.main(["walk", str(level), "--crowd", "--mode", "push", "--radius", "0.5"])
+    assert "mode" in capsys.readouterr().err
+
+
+def _hall():
+    world = World2D()
+    world.add_walls([(-10, -4), (-10, 4), (-10, -4), (10, -4)],
+                    [(10, -4), (10, 4), (-10, 4), (10, 4)])
+    return world
+
+
+def test_sliding_along_a_wall_into_a_resting_agent_never_creeps_past_the_skin():
+    # One agent slides up a wall into another that stands still against it, step
+    # after step: the world's slide ends a hair off the line it was asked for, and
+    # that allowance must not add up over the steps.
+    world = World2D()
+    world.add_walls([(0.0, -50.0)], [(0.0, 50.0)])
+    crowd = Crowd(world, [(0.5 + 2e-6, 0.0), (0.5 + 2e-6, 1.0 + 1e-7)], 0.5)
+    for _ in range(2000):
+        before = crowd.positions.copy()
+        crowd.step([(-0.05, 0.1), (-0.05, 0.0)])
+        assert_step_keeps_the_promise(crowd, before, crowd.positions)
+        assert pair_gaps(crowd.positions, crowd.radii).min() >= -0.5 * SKIN
