@@ -104,6 +104,7 @@ def _record(o, s, single, state, held, found, n):
     if state[o] == kv.DISJOINT:
         found[n] = o
         n += 1
+        held[o] = 0
     if single:
         state[o] = s
     else:
@@ -118,9 +119,10 @@ def query_scan(world, a, prep, tol, prim_count, state, held, found):
     """Every live primitive's state against ``a``, recorded per obstacle (no hierarchy).
 
     ``prim_count (ids,) int64`` primitives per obstacle; ``state (ids,) int8``
-    and ``held (ids,) int32`` zeros on entry (see the module docstring);
-    ``found (ids,) int64`` receives the touched obstacles, in no order.
-    Returns how many there are.
+    zeros on entry; ``held (ids,) int32`` (see the module docstring) set for the
+    touched obstacles only (no need to clear it: a touched obstacle's count
+    starts at its first touch); ``found (ids,) int64`` receives the touched
+    obstacles, in no order. Returns how many there are.
     """
     item = np.zeros(kv.PACKED)
     work = np.empty((2, kv.PACKED))

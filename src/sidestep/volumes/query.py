@@ -229,7 +229,7 @@ def _query_3d(world, volume, tree):
     polytope = a[kv.KIND] == kv.POLYTOPE
     prep = culling.prepare_polytope(a, 3) if polytope else np.zeros(culling.PREPARED)
     state = np.zeros(n_ids, dtype=np.int8)
-    held = np.zeros(n_ids, dtype=np.int32)
+    held = np.empty(n_ids, dtype=np.int32)       # set where touched (query_scan)
     found = np.empty(n_ids, dtype=np.int64)
     count = store.prim_count.view()
     if tree:
