@@ -15,9 +15,9 @@ polygon when it holds its corners).
 
 An obstacle of many primitives is one id: CONTAINS when every primitive is
 contained, DISJOINT when none touches, INTERSECTS otherwise. Per obstacle
-the kernels write ``state`` (the state of a one-primitive obstacle; for the
-others 1 once any primitive touches) and ``held`` (how many of its
-primitives are contained); the caller finishes the many-primitive ones.
+the kernels write ``state`` (1 once any primitive touches) and ``held``
+(how many of its primitives are contained); the caller compares ``held``
+with the obstacle's count of primitives.
 
 :func:`query_tree` walks the bounding volume hierarchy: a node whose box
 lies beyond one plane of a polytope volume (by more than the tolerance and
@@ -95,34 +95,34 @@ def primitive_state(world, e, a, prep, tol, item, work):
 
 
 @njit(cache=True, inline="always")
-def _record(o, s, single, state, held, found, n):
-    # Add primitive state s to obstacle o's state (and its count of held
-    # primitives); an obstacle touched for the first time joins found[:n].
-    # Returns the new n.
+def _record(o, s, state, held, found, n):
+    # Add primitive state s to obstacle o: touched (state 1), and its count of
+    # held primitives; an obstacle touched for the first time joins found[:n].
+    # Returns the new n. (The caller makes it CONTAINS when every primitive is
+    # held: counting here, not looking up how many it has, spares a scattered
+    # read per primitive.)
     if s == kv.DISJOINT:
         return n
     if state[o] == kv.DISJOINT:
         found[n] = o
         n += 1
         held[o] = 0
-    if single:
-        state[o] = s
-    else:
         state[o] = kv.INTERSECTS
-        if s == kv.CONTAINS:
-            held[o] += 1
+    if s == kv.CONTAINS:
+        held[o] += 1
     return n
 
 
 @njit(cache=True)
-def query_scan(world, a, prep, tol, prim_count, state, held, found):
+def query_scan(world, a, prep, tol, state, held, found):
     """Every live primitive's state against ``a``, recorded per obstacle (no hierarchy).
 
-    ``prim_count (ids,) int64`` primitives per obstacle; ``state (ids,) int8``
-    zeros on entry; ``held (ids,) int32`` (see the module docstring) set for the
-    touched obstacles only (no need to clear it: a touched obstacle's count
-    starts at its first touch); ``found (ids,) int64`` receives the touched
-    obstacles, in no order. Returns how many there are.
+    ``state (ids,) int8`` zeros on entry, 1 after for each touched obstacle;
+    ``held (ids,) int32`` how many of a touched obstacle's primitives are
+    contained (set for the touched ones only: no need to clear it);
+    ``found (ids,) int64`` receives the touched obstacles, in no order.
+    Returns how many there are. An obstacle is CONTAINS when all its
+    primitives are held.
     """
     item = np.zeros(kv.PACKED)
     work = np.empty((2, kv.PACKED))
@@ -131,8 +131,8 @@ def query_scan(world, a, prep, tol, prim_count, state, held, found):
         if not _kw.prim_alive(world, e):
             continue
         o = world.owner[e]
-        n = _record(o, primitive_state(world, e, a, prep, tol, item, work), prim_count[o] == 1,
-                    state, held, found, n)
+        n = _record(o, primitive_state(world, e, a, prep, tol, item, work), state, held,
+                    found, n)
     return n
 
 
@@ -173,7 +173,7 @@ def _subtree_range(tree, node):
 
 
 @njit(cache=True)
-def query_tree(world, a, prep, lo, hi, tol, margin, prim_count, state, held, found):
+def query_tree(world, a, prep, lo, hi, tol, margin, state, held, found):
     """As :func:`query_scan`, through the hierarchy (see the module docstring).
 
     ``lo, hi (3,)``: the box outside which nothing touches ``a`` (infinite
@@ -209,7 +209,7 @@ def query_tree(world, a, prep, lo, hi, tol, margin, prim_count, state, held, fou
                 e = tree.order[r]
                 if _kw.prim_alive(world, e):
                     o = world.owner[e]
-                    n = _record(o, kv.CONTAINS, prim_count[o] == 1, state, held, found, n)
+                    n = _record(o, kv.CONTAINS, state, held, found, n)
             continue
         count = tree.links[node, 1]
         if count > 0:
@@ -219,7 +219,7 @@ def query_tree(world, a, prep, lo, hi, tol, margin, prim_count, state, held, fou
                 if _kw.prim_alive(world, e):
                     o = world.owner[e]
                     n = _record(o, primitive_state(world, e, a, prep, tol, item, work),
-                                prim_count[o] == 1, state, held, found, n)
+                                state, held, found, n)
             continue
         left = tree.links[node, 0]
         stack[top] = left + 1

@@ -231,21 +231,18 @@ def _query_3d(world, volume, tree):
     state = np.zeros(n_ids, dtype=np.int8)
     held = np.empty(n_ids, dtype=np.int32)       # set where touched (query_scan)
     found = np.empty(n_ids, dtype=np.int64)
-    count = store.prim_count.view()
     if tree:
         scale = _scale(a)
         if len(packed.tree.boxes):
             scale = max(scale, float(np.max(np.abs(packed.tree.boxes[0]))))
         margin = kq.margin(scale)
         lo, hi = _reach(a, VOLUME_TOLERANCE + margin)
-        n = kq.query_tree(packed, a, prep, lo, hi, VOLUME_TOLERANCE, margin, count, state, held,
-                          found)
+        n = kq.query_tree(packed, a, prep, lo, hi, VOLUME_TOLERANCE, margin, state, held, found)
     else:
-        n = kq.query_scan(packed, a, prep, VOLUME_TOLERANCE, count, state, held, found)
+        n = kq.query_scan(packed, a, prep, VOLUME_TOLERANCE, state, held, found)
     ids = np.sort(found[:n])
     st = state[ids]
-    many = count[ids] > 1
-    st[many & (held[ids] == count[ids])] = kv.CONTAINS
+    st[held[ids] == store.prim_count.view()[ids]] = kv.CONTAINS
     return Query(ids.astype(np.int64), st)
 
 
