@@ -89,6 +89,22 @@ def _point(text):
     return (x, y)
 
 
+def _wedge(text):
+    """``--wedge``: ``X,Y,HEADING,FOV,NEAR,FAR``, a 2D view wedge (angles in degrees)."""
+    from .volumes import Frustum
+
+    try:
+        x, y, heading, fov, near, far = (float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a wedge X,Y,HEADING,FOV,NEAR,FAR (degrees), got {text!r}") from None
+    h = math.radians(heading)
+    try:
+        return Frustum.wedge((x, y), (math.cos(h), math.sin(h)), math.radians(fov), near, far)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"bad wedge {text!r}: {exc}") from None
+
+
 def _option(text):
     """``--load KEY=VALUE``: a loader option; numbers are read as numbers."""
     key, sep, value = text.partition("=")
@@ -164,6 +180,10 @@ def _parser():
                         help="agent radius whose halo to shade, >= 0 (default: none)")
     render.add_argument("--no-field", dest="field", action="store_false",
                         help="leave out the clearance field under the obstacles")
+    render.add_argument("--wedge", type=_wedge, metavar="X,Y,HEADING,FOV,NEAR,FAR",
+                        help="a view wedge from (X, Y) facing HEADING degrees, FOV degrees "
+                             "wide, from NEAR to FAR: draw it and colour the obstacles it "
+                             "culls in (orange: touched, green: contained); 2D levels")
     _orientation_arguments(render)
     arguments3d.render(render)
 
@@ -286,7 +306,8 @@ def _run_render(args):
     level = _load(args)
     if arguments3d.is_3d(level):
         return arguments3d.run_render(args, level)
-    render(level, args.out, radius=args.radius, field=args.field, y_down=_y_down(args))
+    render(level, args.out, radius=args.radius, field=args.field, y_down=_y_down(args),
+           view=args.wedge)
     print(f"wrote {args.out}")
     return 0
 

@@ -359,45 +359,11 @@ def _field_extent(world, extent, radius):
     return lo_x - margin, hi_x + margin, lo_y - margin, hi_y + margin
 
 
-#: Colours of :func:`draw_query` by state: intersecting, contained.
-QUERY_COLORS = {1: "tab:orange", 2: "tab:green"}
-
-
 def draw_query(ax, world, volume, *, color="0.35", view_color="tab:blue"):
-    """Draw a 2D ``world``, a view wedge (or any 2D volume's outline) and the obstacles it culls.
+    """Draw ``world``, a view volume and the obstacles it touches, coloured by state.
 
-    Every obstacle is drawn in ``color`` (:func:`draw_world`), then the ones
-    ``world.query(volume)`` returns over it: touched ones orange, contained
-    ones green (:data:`QUERY_COLORS`); the wedge's outline in ``view_color``.
-    Returns the :class:`~sidestep.volumes.query.Query`.
+    See :func:`sidestep.plot_query.draw_query` (2D and 3D worlds). Returns
+    the :class:`~sidestep.volumes.query.Query`.
     """
-    from matplotlib.patches import Polygon
-
-    draw_world(ax, world, color=color)
-    q = world.query(volume)
-    box_ids = {}
-    for fam in ("circle", "box", "wall"):
-        g = world.geometry(fam)
-        for k, i in enumerate(g["ids"]):
-            box_ids[int(i)] = (fam, g, k)
-    for obstacle, state in zip(q.obstacle.tolist(), q.state.tolist()):
-        if obstacle not in box_ids:
-            continue
-        fam, g, k = box_ids[obstacle]
-        c = QUERY_COLORS[state]
-        if fam == "circle":
-            from matplotlib.patches import Circle
-            ax.add_patch(Circle(g["centers"][k], g["radii"][k], color=c))
-        elif fam == "box":
-            lo, hi = g["mins"][k], g["maxs"][k]
-            ax.add_patch(Polygon([lo, (hi[0], lo[1]), hi, (lo[0], hi[1])], color=c))
-        else:
-            ax.plot([g["starts"][k][0], g["ends"][k][0]], [g["starts"][k][1], g["ends"][k][1]],
-                    color=c)
-    corners = getattr(volume, "corners", None)
-    if corners is not None:
-        k = np.array(corners)[[0, 4, 5, 1], :2]
-        ax.add_patch(Polygon(k, closed=True, fill=False, edgecolor=view_color))
-        ax.update_datalim(k)
-    ax.autoscale_view()
-    return q
+    from .plot_query import draw_query as draw
+    return draw(ax, world, volume, color=color, view_color=view_color)

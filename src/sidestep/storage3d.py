@@ -203,25 +203,9 @@ class Store3D:
         self._packed = None              # the next pack rebuilds the hierarchy
 
     # --------------------------------------------------------------- reading
-    def obstacle_boxes(self, ids):
-        """``(lo (n, 3), hi (n, 3))``: the bounding box of each obstacle's primitives (a
-        heightfield's reaching down to its floor, a voxel table's its blocked cells)."""
-        boxes = _kw.primitive_boxes(self.kind.view(), self.params.view(), self.vertices.view(),
-                                    self.loop.view())
-        first = self.first_prim.view()[ids]
-        count = self.prim_count.view()[ids]
-        lo = np.array([boxes[f:f + c, :3].min(axis=0) for f, c in zip(first, count)])
-        hi = np.array([boxes[f:f + c, 3:].max(axis=0) for f, c in zip(first, count)])
-        return lo.reshape(-1, 3), hi.reshape(-1, 3)
-
-    def geometry(self, family, within=None):
-        """The live obstacles of ``family`` as arrays; only those marked in ``within`` (a
-        ``(ids,)`` bool array) if it is given."""
+    def geometry(self, family):
         code = FAMILIES.index(family)
-        live = (self.family.view() == code) & (self.alive.view() != 0)
-        if within is not None:
-            live &= within
-        ids = np.flatnonzero(live)
+        ids = np.flatnonzero((self.family.view() == code) & (self.alive.view() != 0))
         out = {"ids": ids.astype(np.int64)}
         first = self.first_prim.view()[ids]
         p = self.params.view()

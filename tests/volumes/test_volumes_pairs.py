@@ -40,6 +40,14 @@ CASES = [
     ("capsule beside box edge", Capsule((3.8, -1, 0.5), (-1, 3.8, 0.5), 0.5), Box((0, 0, 0), (1, 1, 1)),
      D, D),
     ("capsule in box", Box((0, 0, 0), (4, 4, 4)), Capsule((1, 1, 1), (3, 3, 3), 1.0), C, I),
+    # Regression: the line x + y = 2.3 passes 0.21 from the box's corner (1, 1).
+    # The stadium reaches below x = 1 and below y = 1, so neither of the box's
+    # sides sets them apart, and a flat box has no edge across its plane to
+    # cross with the core: only the core's own normal (1, 1) does. The test
+    # once missed it and answered INTERSECTS.
+    ("stadium beside a box's corner", Box((0, 0), (1, 1)), Capsule((2.3, 0), (0, 2.3), 0.1),
+     D, D),
+    ("segment beside a wedge's corner", W2, Segment((9.7, 10.5), (10.7, 9.5)), D, D),
     ("ray through box", Ray((-5, 0.5, 0.5), (1, 0, 0)), Box((0, 0, 0), (1, 1, 1)), I, I),
     ("ray away from box", Ray((-5, 0.5), (-1, 0)), Box((0, 0), (1, 1)), D, D),
     ("ray along a face", Ray((-5, 1), (1, 0)), Box((0, 0), (1, 1)), I, I),

@@ -18,6 +18,7 @@ agent radius, the halo where that agent's centre cannot go is shaded orange.
 import numpy as np
 
 from .. import plot
+from ..plot_query import draw_query
 from .pictures import DPI, level_extent, level_figure, picture_format
 
 #: Samples of the clearance field along the picture's longer side. The field is
@@ -27,7 +28,7 @@ from .pictures import DPI, level_extent, level_figure, picture_format
 FIELD_RESOLUTION = 400
 
 
-def render(level, out, *, radius=0.0, field=True, title=None, y_down=False):
+def render(level, out, *, radius=0.0, field=True, title=None, y_down=False, view=None):
     """Draw ``level`` and save the picture at ``out`` (the extension picks the format).
 
     Parameters
@@ -44,6 +45,9 @@ def render(level, out, *, radius=0.0, field=True, title=None, y_down=False):
         By default the level's name, its obstacle counts and the radius.
     y_down : bool
         Draw y growing downwards, as tile maps, Tiled maps and images read.
+    view : Volume, optional
+        A 2D view volume (a wedge): drawn, and the obstacles it touches
+        coloured by state (:func:`sidestep.plot_query.draw_query`).
 
     Returns
     -------
@@ -66,6 +70,11 @@ def render(level, out, *, radius=0.0, field=True, title=None, y_down=False):
         fig.colorbar(image, ax=ax, shrink=0.6, pad=0.01,
                      label="clearance: distance to the nearest surface")
     plot.draw_world(ax, world, halo=radius)
+    if view is not None:
+        q = draw_query(ax, world, view, base=False)
+        counts = np.bincount(q.state, minlength=3)
+        title = (title if title is not None else _title(level, world, radius)) + \
+            f"\nview: {counts[2]} contained (green), {counts[1]} touched (orange)"
     if len(spawns):
         ax.plot(spawns[:, 0], spawns[:, 1], "o", color="tab:green", markeredgecolor="k",
                 markersize=5, zorder=5, label=f"spawns ({len(spawns)})")

@@ -2,7 +2,8 @@
 
 One module per obstacle family (``circle``, ``segment``, ``box``, ``polygon``,
 ``grid``) holds that family's functions, named ``<query>_<agent>_<family>``.
-``index`` is the uniform-grid broadphase, ``world`` the packed world and the
+``index`` is the uniform-grid broadphase (``query`` reads it for the
+obstacles under a bounding volume's box), ``world`` the packed world and the
 queries over it, ``planes`` the contact-plane solver, ``moves`` the four
 movement modes (``slide`` is collide-and-slide) and their batch driver,
 ``pairs`` obstacle-to-obstacle distances (for level checks), ``borrow``

@@ -25,7 +25,9 @@ sweep is a safe first-root search on the convex separation), ``mesh``
 in 2D, ``bvh`` the broadphase (a bounding volume hierarchy with cursor
 queries), ``world`` the packed world and the queries over it, ``planes`` the
 contact-plane solver and ``moves`` the four movement modes and their batch
-driver.
+driver; for bounding volumes, ``volumes`` (every pair of packed volumes),
+``culling`` (one volume against many boxes or spheres), ``pieces`` (world
+primitives as packed volumes) and ``query`` (a volume against a world).
 
 Panels and triangles share one layout: vertex ``i`` of a panel is
 ``vertices[loop[first + i]]`` (a mesh passes its triangle array flattened),

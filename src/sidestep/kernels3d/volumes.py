@@ -78,7 +78,22 @@ def _bounded(v, other, out):
 
 
 @njit(cache=True)
-def _interval(v, ax, ay, az):
+def unit_axis(ax, ay, az):
+    """A separating-axis candidate scaled to unit length: ``(usable, ux, uy, uz)``.
+
+    The cross product of two parallel edges is (near) zero and separates
+    nothing: it is not usable.
+    """
+    ll = ax * ax + ay * ay + az * az
+    if ll < 1e-20:
+        return False, 0.0, 0.0, 0.0
+    s = 1.0 / math.sqrt(ll)
+    return True, ax * s, ay * s, az * s
+
+
+@njit(cache=True)
+def interval(v, ax, ay, az):
+    """``(lo, hi)``: the extent of packed bounded volume ``v`` along the axis."""
     lo = math.inf
     hi = -math.inf
     for i in range(_n_verts(v)):
@@ -91,14 +106,12 @@ def _interval(v, ax, ay, az):
 
 @njit(cache=True)
 def _gap(a, b, ax, ay, az, tol):
-    # True when the unit-length or zero axis separates a and b by more than tol.
-    ll = ax * ax + ay * ay + az * az
-    if ll < 1e-20:
+    # True when the axis separates a and b by more than tol.
+    usable, ax, ay, az = unit_axis(ax, ay, az)
+    if not usable:
         return False
-    s = 1.0 / math.sqrt(ll)
-    ax, ay, az = ax * s, ay * s, az * s
-    alo, ahi = _interval(a, ax, ay, az)
-    blo, bhi = _interval(b, ax, ay, az)
+    alo, ahi = interval(a, ax, ay, az)
+    blo, bhi = interval(b, ax, ay, az)
     return alo > bhi + tol or blo > ahi + tol
 
 
@@ -107,7 +120,11 @@ def _separated(a, b, tol):
     """Separating-axis test of two packed volumes (polytopes or radius-0 segments).
 
     Axes: the face normals of each polytope, then the edge-cross-edge axes (a
-    segment's own direction counts as its edge).
+    segment's own direction counts as its edge), then a segment's direction
+    crossed with the polytope's face normals: a flat polytope (a 2D volume, a
+    triangle) has no edge across its plane, and a segment lying in that
+    plane beside one of its corners is set apart only by the line along the
+    segment, whose normal is that cross product.
     """
     for p in (a, b):
         if p[KIND] == POLYTOPE:
@@ -126,6 +143,17 @@ def _separated(a, b, tol):
             cz = a[ka] * b[kb + 1] - a[ka + 1] * b[kb]
             if _gap(a, b, cx, cy, cz, tol):
                 return True
+    for s, p in ((a, b), (b, a)):
+        if s[KIND] != POLYTOPE and p[KIND] == POLYTOPE:
+            for i in range(int(s[N_DIRS])):
+                ks = DIRS + 3 * i
+                for j in range(6):
+                    k = PLANES + 4 * j
+                    cx = s[ks + 1] * p[k + 2] - s[ks + 2] * p[k + 1]
+                    cy = s[ks + 2] * p[k] - s[ks] * p[k + 2]
+                    cz = s[ks] * p[k + 1] - s[ks + 1] * p[k]
+                    if _gap(a, b, cx, cy, cz, tol):
+                        return True
     return False
 
 
@@ -143,35 +171,56 @@ def _set_segment_dir(s):
         s[DIRS], s[DIRS + 1], s[DIRS + 2] = dx / ll, dy / ll, dz / ll
 
 
+@njit(cache=True, inline="always")
+def _height(p, j, px, py, pz):
+    # How far the point lies beyond plane j of packed polytope p (< 0 inside).
+    k = PLANES + 4 * j
+    return p[k] * px + p[k + 1] * py + p[k + 2] * pz - p[k + 3]
+
+
+@njit(cache=True)
+def _foot_inside(p, j, h, px, py, pz, tol):
+    # Whether the point's foot on plane j (h beyond it) lies inside the other planes.
+    k = PLANES + 4 * j
+    fx, fy, fz = px - h * p[k], py - h * p[k + 1], pz - h * p[k + 2]
+    for i in range(6):
+        if i != j and _height(p, i, fx, fy, fz) > tol:
+            return False
+    return True
+
+
 @njit(cache=True)
 def distance_point_polytope(px, py, pz, p, tol):
     """Distance from a point to a packed polytope (0 inside), exact.
 
-    The nearest point lies inside a face, on an edge or at a corner: a face's
-    foot that lies in the polytope is a candidate, and so is every edge.
+    The nearest point lies on a face the point is outside of (its normal is a
+    positive mix of the normals of the faces meeting there, not all of which
+    can face away): inside that face, when the point's foot on its plane lies
+    in the polytope (then the distance is that height, and no edge is nearer),
+    or else on one of the edges. (The heights are written out plane by
+    plane: culling calls this for every sphere straddling a frustum's plane.)
     """
-    outside = False
-    for j in range(6):
-        k = PLANES + 4 * j
-        if p[k] * px + p[k + 1] * py + p[k + 2] * pz - p[k + 3] > 0.0:
-            outside = True
-    if not outside:
+    h0 = _height(p, 0, px, py, pz)
+    h1 = _height(p, 1, px, py, pz)
+    h2 = _height(p, 2, px, py, pz)
+    h3 = _height(p, 3, px, py, pz)
+    h4 = _height(p, 4, px, py, pz)
+    h5 = _height(p, 5, px, py, pz)
+    if not (h0 > 0.0 or h1 > 0.0 or h2 > 0.0 or h3 > 0.0 or h4 > 0.0 or h5 > 0.0):
         return 0.0
+    if h0 > 0.0 and _foot_inside(p, 0, h0, px, py, pz, tol):
+        return h0
+    if h1 > 0.0 and _foot_inside(p, 1, h1, px, py, pz, tol):
+        return h1
+    if h2 > 0.0 and _foot_inside(p, 2, h2, px, py, pz, tol):
+        return h2
+    if h3 > 0.0 and _foot_inside(p, 3, h3, px, py, pz, tol):
+        return h3
+    if h4 > 0.0 and _foot_inside(p, 4, h4, px, py, pz, tol):
+        return h4
+    if h5 > 0.0 and _foot_inside(p, 5, h5, px, py, pz, tol):
+        return h5
     best = math.inf
-    for j in range(6):
-        k = PLANES + 4 * j
-        h = p[k] * px + p[k + 1] * py + p[k + 2] * pz - p[k + 3]
-        if h <= 0.0 or h >= best:
-            continue
-        fx, fy, fz = px - h * p[k], py - h * p[k + 1], pz - h * p[k + 2]
-        inside = True
-        for i in range(6):
-            m = PLANES + 4 * i
-            if i != j and p[m] * fx + p[m + 1] * fy + p[m + 2] * fz - p[m + 3] > tol:
-                inside = False
-                break
-        if inside:
-            best = h
     for e in range(12):
         ka = VERTS + 3 * EDGES[e, 0]
         kb = VERTS + 3 * EDGES[e, 1]
@@ -205,9 +254,32 @@ def distance_segment_polytope(s, p, tol):
 
 
 @njit(cache=True)
+def middle_inside(p, sx, sy, sz):
+    """Whether the point ``0.5 * s`` lies inside every plane of packed polytope ``p``.
+
+    ``s`` is the sum of two corners of another convex volume, so that point
+    is one of its own: inside both, it shows the two intersect.
+    """
+    mx, my, mz = 0.5 * sx, 0.5 * sy, 0.5 * sz
+    for j in range(6):
+        k = PLANES + 4 * j
+        if p[k] * mx + p[k + 1] * my + p[k + 2] * mz - p[k + 3] > 0.0:
+            return False
+    return True
+
+
+@njit(cache=True)
 def _intersects_bounded(a, b, tol):
     # a, b: rays already cut to segments, rounded cores' directions set.
     if a[KIND] == POLYTOPE and b[KIND] == POLYTOPE:
+        # A shared point settles it without the axes: either one's middle
+        # (the midpoint of its corners 0 and 7) inside the other's planes.
+        if middle_inside(a, b[VERTS] + b[VERTS + 21], b[VERTS + 1] + b[VERTS + 22],
+                         b[VERTS + 2] + b[VERTS + 23]):
+            return True
+        if middle_inside(b, a[VERTS] + a[VERTS + 21], a[VERTS + 1] + a[VERTS + 22],
+                         a[VERTS + 2] + a[VERTS + 23]):
+            return True
         return not _separated(a, b, tol)
     if a[KIND] == POLYTOPE:
         a, b = b, a
@@ -262,7 +334,9 @@ def _inside_polytope(a, b, tol):
         k = PLANES + 4 * j
         for i in range(_n_verts(b)):
             m = VERTS + 3 * i
-            if a[k] * b[m] + a[k + 1] * b[m + 1] + a[k + 2] * b[m + 2] + b[RADIUS] - a[k + 3] > tol:
+            # The height of the corner above the plane against the slack
+            # left by the radius (the batch path of culling compares the same).
+            if a[k] * b[m] + a[k + 1] * b[m + 1] + a[k + 2] * b[m + 2] - a[k + 3] > tol - b[RADIUS]:
                 return False
     return True
 
@@ -282,7 +356,7 @@ def contains(a, b, tol, work):
             for i in range(_n_verts(b)):
                 m = VERTS + 3 * i
                 lo = min(lo, a[k] * b[m] + a[k + 1] * b[m + 1] + a[k + 2] * b[m + 2])
-            if lo - b[RADIUS] - a[k + 3] > tol:
+            if lo - a[k + 3] > b[RADIUS] + tol:
                 return DISJOINT
     if b[KIND] == RAY:
         # Only a ray holds a ray: same direction, its origin on the outer ray.
@@ -353,50 +427,6 @@ def contains_rows(a, items, tol, out, queue):
             return
         for i in range(first, stop):
             out[i] = contains(a, items[i], tol, work)
-
-
-@njit(cache=True, nogil=True)
-def contains_boxes(a, flat, mins, maxs, tol, out, queue):
-    """:func:`contains` of packed ``a`` against boxes ``mins, maxs (n, 3)``, packed per row."""
-    work = np.empty((2, PACKED))
-    item = np.zeros(PACKED)
-    item[KIND] = POLYTOPE
-    item[FLAT] = flat
-    item[N_DIRS] = 3.0
-    item[DIRS], item[DIRS + 4], item[DIRS + 8] = 1.0, 1.0, 1.0
-    for j in range(3):
-        item[PLANES + 8 * j + j] = 1.0
-        item[PLANES + 8 * j + 4 + j] = -1.0
-    while True:
-        first, stop = next_rows(queue)
-        if first >= stop:
-            return
-        for i in range(first, stop):
-            for c in range(8):
-                for j in range(3):
-                    item[VERTS + 3 * c + j] = maxs[i, j] if (c >> j) & 1 else mins[i, j]
-            for j in range(3):
-                item[PLANES + 8 * j + 3] = maxs[i, j]
-                item[PLANES + 8 * j + 7] = -mins[i, j]
-            out[i] = contains(a, item, tol, work)
-
-
-@njit(cache=True, nogil=True)
-def contains_spheres(a, centers, radii, tol, out, queue):
-    """:func:`contains` of packed ``a`` against spheres (points for radius 0), per row."""
-    work = np.empty((2, PACKED))
-    item = np.zeros(PACKED)
-    item[KIND] = ROUNDED
-    while True:
-        first, stop = next_rows(queue)
-        if first >= stop:
-            return
-        for i in range(first, stop):
-            for j in range(3):
-                item[VERTS + j] = centers[i, j]
-                item[VERTS + 3 + j] = centers[i, j]
-            item[RADIUS] = radii[i]
-            out[i] = contains(a, item, tol, work)
 
 
 @njit(cache=True)

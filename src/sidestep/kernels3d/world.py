@@ -396,25 +396,6 @@ def candidates(world, ax, ay, az, bx, by, bz, dx, dy, dz, reach, out):
 
 
 @njit(cache=True)
-def owners_in_box(world, lo_x, lo_y, lo_z, hi_x, hi_y, hi_z, marks):
-    """Mark (``marks[id] = True``) the obstacles with a primitive in a leaf of the
-    hierarchy whose box touches the box ``lo .. hi``: a conservative broadphase."""
-    tree = world.tree
-    if tree.order.shape[0] == 0:
-        return
-    nodes = np.empty(tree.depth + 2, dtype=np.int32)
-    state = np.zeros(1, dtype=np.int64)
-    _bvh.start_box(tree, nodes, state)
-    while True:
-        first, count = _bvh.next_leaf_box(tree, nodes, state, lo_x, lo_y, lo_z, hi_x, hi_y,
-                                          hi_z)
-        if count == 0:
-            break
-        for k in range(first, first + count):
-            marks[world.owner[tree.order[k]]] = True
-
-
-@njit(cache=True)
 def world_radius(world, px, py, pz):
     """Distance from ``p`` to the farthest corner of the box around every primitive."""
     b = world.tree.boxes

@@ -1,54 +1,133 @@
 """Many items against one volume at once, on all cores.
 
-Each call runs the same per-item kernel as :meth:`Volume.contains
-<sidestep.volumes.shapes.Volume.contains>` (so a batch answers exactly as
-the scalar calls do) through :func:`sidestep.threads.run_rows`.
+Each call answers exactly as the scalar :meth:`Volume.contains
+<sidestep.volumes.shapes.Volume.contains>` would for every item, through
+the batch kernels of :mod:`sidestep.kernels3d.culling` (a plane test that
+settles most items, the exact test for the rest) run by
+:func:`sidestep.threads.run_rows`. The kernels check the rows as they go;
+a bad row is reported by the same ValueError the rest of the API raises.
+
+>>> import math
+>>> from sidestep.volumes import Frustum
+>>> f = Frustum.perspective((0, 0, 0), (0, 0, -1), (0, 1, 0), math.pi / 2, 1.0, 1.0, 10.0)
+>>> contains_spheres(f, [(0, 0, -5), (0, 0, -10), (0, 0, 5)], 1.0).tolist()
+[2, 1, 0]
+>>> contains_boxes(f, [(-1, -1, -6)], [(1, 1, -4)]).tolist()
+[2]
+>>> contains_boxes(f, [(0, 0, 0)], [(-1, 1, 1)])
+Traceback (most recent call last):
+...
+ValueError: mins must not exceed maxs; row 0: [0. 0. 0.] > [-1.  1.  1.]
 """
 import numpy as np
 
 from .. import threads, validation
+from ..kernels3d import culling
 from ..kernels3d import volumes as kv
-from ..tolerances import VOLUME_TOLERANCE
+from ..tolerances import MAX_COORDINATE, VOLUME_TOLERANCE
 from .shapes import Volume
 
 
-def _lifted(volume, value, name):
+def _rows(volume, value, name):
     if not isinstance(volume, Volume):
         raise TypeError(f"volume must be a volume, got {type(volume).__name__}")
-    arr, _ = validation.points(value, name, allow_single=False, dim=volume.dim)
-    if volume.dim == 2:
-        arr = np.hstack([arr, np.zeros((len(arr), 1))])
+    arr = validation.as_float_array(value, name)
+    if arr.ndim != 2 or arr.shape[1] != volume.dim:
+        raise ValueError(f"{name} must have shape (n, {volume.dim}) for a {volume.dim}D volume, "
+                         f"got shape {arr.shape}")
     return np.ascontiguousarray(arr)
 
 
 def contains_points(volume, points):
-    """States ``(n,)`` int8 (:class:`~sidestep.volumes.Containment` values) of ``points (n, dim)``."""
-    pts = _lifted(volume, points, "points")
-    return _spheres(volume, pts, np.zeros(len(pts)))
+    """States of points against ``volume``.
+
+    Parameters
+    ----------
+    volume : Volume
+    points : (n, dim) float64
+        ``dim`` the volume's (2 or 3).
+
+    Returns
+    -------
+    (n,) int8
+        :class:`~sidestep.volumes.Containment` values: 2 inside (the
+        boundary included), 0 outside; never 1.
+    """
+    pts = _rows(volume, points, "points")
+    return _spheres(volume, pts, np.zeros(1), "points", "radii")
 
 
 def contains_spheres(volume, centers, radii):
-    """States ``(n,)`` int8 of the spheres ``centers (n, dim)``, ``radii (n,)`` or one radius."""
-    c = _lifted(volume, centers, "centers")
-    r = validation.lengths(radii, "radii", len(c))
-    return _spheres(volume, c, r)
+    """States of spheres (discs in 2D) against ``volume``.
+
+    Parameters
+    ----------
+    volume : Volume
+    centers : (n, dim) float64
+    radii : (n,) float64 or one number
+        Lengths >= 0 (world units).
+
+    Returns
+    -------
+    (n,) int8
+        :class:`~sidestep.volumes.Containment` values, as ``volume.contains(Sphere(c, r))``.
+    """
+    c = _rows(volume, centers, "centers")
+    r = validation.as_float_array(radii, "radii")
+    if r.ndim == 0:
+        r = r.reshape(1)
+    elif r.shape != (len(c),):
+        raise ValueError(f"radii must be a number or have shape ({len(c)},), got shape {r.shape}")
+    return _spheres(volume, c, np.ascontiguousarray(r), "centers", "radii")
 
 
-def _spheres(volume, c, r):
+def _spheres(volume, c, r, centers_name, radii_name):
+    a = volume.packed
     out = np.empty(len(c), dtype=np.int8)
-    threads.run_rows(kv.contains_spheres, len(c), volume.packed, c, r, VOLUME_TOLERANCE, out)
+    if a[kv.KIND] == kv.POLYTOPE:
+        threads.run_rows(culling.spheres_polytope, len(c), culling.prepare_polytope(a, volume.dim),
+                         a, c, r, VOLUME_TOLERANCE, MAX_COORDINATE, out)
+    elif a[kv.KIND] == kv.ROUNDED:
+        threads.run_rows(culling.spheres_rounded, len(c), a, c, r, VOLUME_TOLERANCE,
+                         MAX_COORDINATE, out)
+    else:
+        threads.run_rows(culling.spheres_generic, len(c), a, float(volume.dim == 2), c, r,
+                         VOLUME_TOLERANCE, MAX_COORDINATE, out)
+    if len(out) and out.min() < 0:
+        validation.points(c, centers_name, allow_single=False, dim=volume.dim)
+        validation.lengths(r if len(r) == len(c) else r[0], radii_name, len(c))
     return out
 
 
 def contains_boxes(volume, mins, maxs):
-    """States ``(n,)`` int8 of the axis-aligned boxes ``mins, maxs (n, dim)``."""
-    lo = _lifted(volume, mins, "mins")
-    hi = _lifted(volume, maxs, "maxs")
+    """States of axis-aligned boxes ``[mins, maxs]`` against ``volume``.
+
+    Parameters
+    ----------
+    volume : Volume
+    mins, maxs : (n, dim) float64
+        Opposite corners, ``mins <= maxs`` (flat and zero boxes are fine).
+
+    Returns
+    -------
+    (n,) int8
+        :class:`~sidestep.volumes.Containment` values, as ``volume.contains(Box(lo, hi))``.
+    """
+    lo = _rows(volume, mins, "mins")
+    hi = _rows(volume, maxs, "maxs")
     if lo.shape != hi.shape:
         raise ValueError(f"mins and maxs must have the same shape, got {lo.shape} and {hi.shape}")
-    if np.any(lo > hi):
-        raise ValueError("mins must not exceed maxs")
+    a = volume.packed
     out = np.empty(len(lo), dtype=np.int8)
-    threads.run_rows(kv.contains_boxes, len(lo), volume.packed, float(volume.dim == 2), lo, hi,
-                     VOLUME_TOLERANCE, out)
+    if a[kv.KIND] == kv.POLYTOPE:
+        threads.run_rows(culling.boxes_polytope, len(lo), culling.prepare_polytope(a, volume.dim),
+                         a, lo, hi, VOLUME_TOLERANCE, MAX_COORDINATE, out)
+    else:
+        threads.run_rows(culling.boxes_generic, len(lo), a, float(volume.dim == 2), lo, hi,
+                         VOLUME_TOLERANCE, MAX_COORDINATE, out)
+    if len(out) and out.min() < 0:
+        validation.points(lo, "mins", allow_single=False, dim=volume.dim)
+        validation.points(hi, "maxs", allow_single=False, dim=volume.dim)
+        row = int(np.flatnonzero(np.any(lo > hi, axis=1))[0])
+        raise ValueError(f"mins must not exceed maxs; row {row}: {lo[row]} > {hi[row]}")
     return out

@@ -1,29 +1,35 @@
 """``World2D.query`` and ``World3D.query``: the obstacles a volume touches, with states.
 
-Each family's obstacles are tested in one batched call of the kernels of
-:mod:`sidestep.volumes.batch` (all cores): circles, spheres and boxes
-exactly, 2D walls exactly as capsules (their clearance as the radius).
-Polygons, grids, cylinders, panels, meshes, voxel tables and heightfields
-(solid down to the floor under them) are tested by their own axis-aligned
-bounding box, so their state is
-conservative: it errs towards INTERSECTS (an obstacle the volume misses but
-whose box it touches is reported INTERSECTS), never towards DISJOINT or a
-wrong CONTAINS (a box held by the volume holds what is inside it).
+Both go through the world's broadphase, then test each candidate:
 
-In 3D the world's bounding volume hierarchy first picks the obstacles with
-a primitive in a leaf whose box touches the volume's bounding box (a ray's
-is unbounded: every obstacle); only those are tested. In 2D every live
-obstacle is tested (a linear pass, vectorised).
+* 2D (:func:`query_2d`): the obstacles in the cells of the broadphase grids
+  that the volume's bounding box meets, then batched exact tests per family
+  (:mod:`sidestep.volumes.batch`, all cores): circles, boxes, walls as
+  capsules (their clearance as the radius), polygons by their corners and
+  edges, grids by their blocked cells;
+* 3D (:func:`query_3d`): a walk of the bounding volume hierarchy that skips
+  or accepts whole subtrees by their boxes, then an exact test per
+  primitive (:mod:`sidestep.kernels3d.query`): spheres, boxes, mesh
+  triangles, panels, voxel tables and heightfields exactly, cylinders by
+  their bounding box.
+
+:func:`scan_2d` and :func:`scan_3d` test every live obstacle instead (no
+broadphase): slower, the same answers, the tests' reference.
 """
 from dataclasses import dataclass
 
 import numpy as np
 
 from .. import threads
+from ..kernels.polygon import contains_point_polygon
+from ..kernels.query import owners_in_box
+from ..kernels3d import culling
+from ..kernels3d import query as kq
 from ..kernels3d import volumes as kv
+from ..storage import FAMILIES as FAMILIES_2D
 from ..tolerances import VOLUME_TOLERANCE
-from . import batch, packing
-from .shapes import Volume
+from . import batch
+from .shapes import Containment, Volume
 
 
 @dataclass(frozen=True)
@@ -71,80 +77,191 @@ def _spheres_of(volume, ids, centers, radii):
 
 
 def query_2d(world, volume):
-    """The obstacles of ``world`` (a :class:`~sidestep.World2D`) that 2D ``volume`` touches."""
+    """The obstacles of ``world`` (a :class:`~sidestep.World2D`) that 2D ``volume`` touches.
+
+    The candidates are the obstacles in the cells of the world's broadphase
+    grids that the volume's bounding box meets
+    (:func:`~sidestep.kernels.query.owners_in_box`); each is then tested
+    exactly: circles, boxes, walls as capsules of their clearance, polygons
+    by their corners and edges (and whether the volume lies inside them),
+    grids by their blocked cells.
+    """
     _check(volume, 2)
+    store = world._store
+    blob = store.pack()
+    n_ids = store.alive.size
+    lo, hi = _reach_2d(volume.packed, VOLUME_TOLERANCE + kq.margin(_scale(volume.packed)))
+    mark = np.zeros(n_ids, dtype=np.uint8)
+    found = np.empty(n_ids, dtype=np.int64)
+    n = owners_in_box(blob, lo[0], lo[1], hi[0], hi[1], mark, found)
+    return _test_2d(store, volume, np.sort(found[:n]))
+
+
+def scan_2d(world, volume):
+    """:func:`query_2d` testing every live obstacle, without the broadphase (its reference)."""
+    _check(volume, 2)
+    store = world._store
+    return _test_2d(store, volume, np.flatnonzero(store.alive.view()).astype(np.int64))
+
+
+def _test_2d(store, volume, ids):
+    # The exact (or bounding-box) test of each obstacle ids (sorted), family by family.
+    family = store.family.view()[ids]
+    code = {name: FAMILIES_2D.index(name) for name in FAMILIES_2D}
+    g = store.item_geometry.view()
     parts = []
-    g = world.geometry("circle")
-    parts.append(_spheres_of(volume, g["ids"], g["centers"], g["radii"]))
-    g = world.geometry("wall")
-    if len(g["ids"]):
-        parts.append((g["ids"], _capsules(volume, g["starts"], g["ends"], g["clearance"])))
-    g = world.geometry("box")
-    parts.append(_boxes_of(volume, g["ids"], g["mins"], g["maxs"]))
-    g = world.geometry("polygon")
-    if len(g["ids"]):
-        parts.append(_boxes_of(volume, g["ids"], np.array([v.min(axis=0) for v in g["vertices"]]),
-                               np.array([v.max(axis=0) for v in g["vertices"]])))
-    g = world.geometry("grid")
-    if len(g["ids"]):
-        lo, hi = [], []
-        for blocked, s, o in zip(g["blocked"], g["cell_size"], g["origin"]):
-            r, c = np.nonzero(blocked)
-            if not len(r):
-                lo.append(o), hi.append(o)      # an empty grid: its origin only
-                continue
-            lo.append(o + s * np.array([c.min(), r.min()]))
-            hi.append(o + s * np.array([c.max() + 1, r.max() + 1]))
-        parts.append(_boxes_of(volume, g["ids"], np.array(lo), np.array(hi)))
+    sel = ids[family == code["circle"]]
+    first = store.first_item.view()[sel]
+    parts.append(_spheres_of(volume, sel, g[first, 0:2], g[first, 4]))
+    sel = ids[family == code["wall"]]
+    if len(sel):
+        first = store.first_item.view()[sel]
+        parts.append((sel, _capsules(volume, g[first, 0:2], g[first, 2:4], g[first, 4])))
+    sel = ids[family == code["box"]]
+    b = store.area_bounds.view()[store.area_of.view()[sel]]
+    parts.append(_boxes_of(volume, sel, b[:, 0:2], b[:, 2:4]))
+    sel = ids[family == code["polygon"]]
+    if len(sel):
+        parts.append((sel, _polygons(store, volume, sel)))
+    sel = ids[family == code["grid"]]
+    if len(sel):
+        parts.append((sel, _grids(store, volume, sel)))
     return _collect(parts)
 
 
-def _near(world, volume):
-    # (ids,) bool: the obstacles the hierarchy finds near the volume's box, or None.
-    from ..kernels3d import world as kw
+def _polygons(store, volume, ids):
+    """States of polygons ``ids``, exact: held when their corners are (the volume is
+    convex), touching when an edge touches or when the volume lies inside them."""
+    ref = store.area_ref.view()[store.area_of.view()[ids]]
+    flat = store.polygon_vertices.view()
+    corners = [flat[f:f + c] for f, c in ref]
+    every = np.concatenate(corners)
+    held = batch.contains_points(volume, every) == Containment.CONTAINS
+    ends = np.concatenate([np.roll(v, -1, axis=0) for v in corners])
+    edge = _capsules(volume, every, ends, np.zeros(len(every))) != Containment.DISJOINT
+    # A point of the volume (a corner, its core's start, a ray's origin): inside
+    # a polygon whose edges it misses, the whole volume is.
+    px, py = volume.packed[kv.VERTS], volume.packed[kv.VERTS + 1]
+    coords = flat.reshape(-1)
+    out = np.zeros(len(ids), dtype=np.int8)
+    at = np.cumsum([0] + [len(v) for v in corners])
+    for k, (f, c) in enumerate(ref):
+        if held[at[k]:at[k + 1]].all():
+            out[k] = Containment.CONTAINS
+        elif edge[at[k]:at[k + 1]].any() or contains_point_polygon(px, py, coords, 2 * f, c):
+            out[k] = Containment.INTERSECTS
+    return out
 
-    v = volume.packed
-    if v[kv.KIND] == kv.RAY:
-        return None
-    corners = v[kv.VERTS:kv.VERTS + 3 * (8 if v[kv.KIND] == kv.POLYTOPE else 2)]
-    corners = corners.reshape(-1, 3)
-    lo = corners.min(axis=0) - v[kv.RADIUS]
-    hi = corners.max(axis=0) + v[kv.RADIUS]
-    store = world._store
-    marks = np.zeros(store.alive.size, dtype=np.bool_)
-    kw.owners_in_box(store.pack(), *lo, *hi, marks)
-    return marks
+
+def _grids(store, volume, ids):
+    """States of grids ``ids``, exact: by their blocked cells (none blocked: DISJOINT)."""
+    out = np.zeros(len(ids), dtype=np.int8)
+    for k, (r, _) in enumerate(store.area_ref.view()[store.area_of.view()[ids]]):
+        s, ox, oy = store.grid_frame.view()[r]
+        rows, cols = np.nonzero(store.grid_tables[r])
+        if not len(rows):
+            continue
+        lo = np.column_stack([ox + s * cols, oy + s * rows])
+        states = batch.contains_boxes(volume, lo, lo + s)
+        out[k] = Containment.CONTAINS if np.all(states == Containment.CONTAINS) else \
+            Containment.INTERSECTS if np.any(states) else Containment.DISJOINT
+    return out
+
+
+def _scale(a):
+    # The largest coordinate of packed volume a (for the rounding margin).
+    return float(np.max(np.abs(a[kv.VERTS:kv.DIRS]), initial=0.0))
+
+
+def _reach_2d(a, grow):
+    """``(lo (2,), hi (2,))``: the box outside which nothing touches packed 2D volume ``a``.
+
+    For a polytope, the box of the polygon its planes make when each is moved
+    out by ``grow``: what the tolerance lets it hold reaches that far, past
+    a sharp corner further than ``grow`` itself.
+    """
+    if a[kv.KIND] != kv.POLYTOPE:
+        lo, hi = _reach(a, grow)
+        return lo[:2], hi[:2]
+    planes = a[kv.PLANES:kv.PLANES + 16].reshape(4, 4)[:, [0, 1, 3]]
+    points = []
+    for j in range(4):
+        for k in range(j + 1, 4):
+            m = planes[[j, k], :2]
+            if abs(np.linalg.det(m)) < 1e-12:
+                continue
+            points.append(np.linalg.solve(m, planes[[j, k], 2] + grow))
+    pts = np.array(points).reshape(-1, 2)
+    slack = 1e-9 * (1.0 + _scale(a))
+    pts = pts[np.all(pts @ planes[:, :2].T <= planes[:, 2] + grow + slack, axis=1)]
+    if not len(pts):
+        return np.full(2, -np.inf), np.full(2, np.inf)
+    return pts.min(axis=0) - slack, pts.max(axis=0) + slack
 
 
 def query_3d(world, volume):
-    """The obstacles of ``world`` (a :class:`~sidestep.World3D`) that 3D ``volume`` touches."""
+    """The obstacles of ``world`` (a :class:`~sidestep.World3D`) that 3D ``volume`` touches.
+
+    Through the world's bounding volume hierarchy
+    (:func:`~sidestep.kernels3d.query.query_tree`): a frustum over a level
+    of a million spheres answers in milliseconds. Exact for spheres, boxes,
+    meshes (triangle by triangle), triangular and convex panels, voxel
+    tables (their merged boxes of blocked cells) and heightfields (the prism
+    of solid under each triangle, down to the floor); cylinders by their
+    bounding box and concave panels by their fan of triangles (conservative:
+    towards INTERSECTS). Meshes and panels are surfaces: a volume inside a
+    closed mesh touches none of it.
+    """
+    return _query_3d(world, volume, tree=True)
+
+
+def scan_3d(world, volume):
+    """:func:`query_3d` testing every live primitive, without the hierarchy (its reference)."""
+    return _query_3d(world, volume, tree=False)
+
+
+def _query_3d(world, volume, tree):
     _check(volume, 3)
-    near = _near(world, volume)
     store = world._store
-    parts = []
-    g = store.geometry("sphere", near)
-    parts.append(_spheres_of(volume, g["ids"], g["centers"], g["radii"]))
-    g = store.geometry("box", near)
-    parts.append(_boxes_of(volume, g["ids"], g["mins"], g["maxs"]))
-    for family in ("panel", "mesh"):
-        g = store.geometry(family, near)
-        if len(g["ids"]):
-            parts.append(_boxes_of(volume, g["ids"],
-                                   np.array([v.min(axis=0) for v in g["vertices"]]),
-                                   np.array([v.max(axis=0) for v in g["vertices"]])))
-    g = store.geometry("cylinder", near)
-    if len(g["ids"]):
-        up = "xyz".index(world.up)
-        r = g["radii"][:, None] * (np.arange(3) != up)
-        top = g["bases"].copy()
-        top[:, up] += g["heights"]
-        parts.append(_boxes_of(volume, g["ids"], np.minimum(g["bases"], top) - r,
-                               np.maximum(g["bases"], top) + r))
-    for family in ("voxels", "heightfield"):
-        ids = store.geometry(family, near)["ids"]
-        if len(ids):
-            parts.append(_boxes_of(volume, ids, *world._store.obstacle_boxes(ids)))
-    return _collect(parts)
+    packed = store.pack()
+    n_ids = store.alive.size
+    a = volume.packed
+    polytope = a[kv.KIND] == kv.POLYTOPE
+    prep = culling.prepare_polytope(a, 3) if polytope else np.zeros(culling.PREPARED)
+    state = np.zeros(n_ids, dtype=np.int8)
+    held = np.empty(n_ids, dtype=np.int32)       # set where touched (query_scan)
+    found = np.empty(n_ids, dtype=np.int64)
+    if tree:
+        scale = _scale(a)
+        if len(packed.tree.boxes):
+            scale = max(scale, float(np.max(np.abs(packed.tree.boxes[0]))))
+        margin = kq.margin(scale)
+        lo, hi = _reach(a, VOLUME_TOLERANCE + margin)
+        n = kq.query_tree(packed, a, prep, lo, hi, VOLUME_TOLERANCE, margin, state, held, found)
+    else:
+        n = kq.query_scan(packed, a, prep, VOLUME_TOLERANCE, state, held, found)
+    ids = np.sort(found[:n])
+    st = state[ids]
+    st[held[ids] == store.prim_count.view()[ids]] = kv.CONTAINS
+    return Query(ids.astype(np.int64), st)
+
+
+def _reach(a, grow):
+    """``(lo (3,), hi (3,))``: the box outside which nothing touches packed volume ``a``.
+
+    Infinite for a polytope (its planes prune the hierarchy instead); a
+    rounded volume's core grown by its radius; a ray's box runs to infinity
+    along its direction.
+    """
+    if a[kv.KIND] == kv.POLYTOPE:
+        return np.full(3, -np.inf), np.full(3, np.inf)
+    p, q = a[kv.VERTS:kv.VERTS + 3], a[kv.VERTS + 3:kv.VERTS + 6]
+    if a[kv.KIND] == kv.RAY:
+        lo = np.where(q < 0, -np.inf, p - grow)
+        hi = np.where(q > 0, np.inf, p + grow)
+        return lo, hi
+    r = a[kv.RADIUS] + grow
+    return np.minimum(p, q) - r, np.maximum(p, q) + r
 
 
 def _check(volume, dim):
