@@ -37,7 +37,7 @@ def test_threshold_and_cell_size(tmp_path):
 def test_transparent_pixels_are_free_whatever_their_colour(tmp_path):
     rgba = np.zeros((2, 2, 4), dtype=np.uint8)           # black everywhere
     rgba[..., 3] = [[255, 0], [1, 0]]                     # two pixels fully transparent
-    Image.fromarray(rgba, "RGBA").save(tmp_path / "alpha.png")
+    Image.fromarray(rgba).save(tmp_path / "alpha.png")
     blocked = load(tmp_path / "alpha.png").world.geometry("grid")["blocked"][0]
     assert blocked.astype(int).tolist() == [[1, 0], [1, 0]]
 
