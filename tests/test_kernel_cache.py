@@ -49,6 +49,21 @@ hero = sidestep.Character(w3, (0, 0, 0), 0.3, 1.8)
 hero.update((1, 0, 0), 0.1)
 w3.translate([0], (0, 0.1, 0))
 hero.update((1, 0, 0), 0.1)
+import math
+from sidestep import volumes
+from sidestep.volumes import Box, Capsule, Frustum, Point, Ray, Segment, Sphere
+cam = Frustum.perspective((0, 0, 5), (0, 0, 0), (0, 1, 0), math.pi / 4, 1.0, 1.0, 100.0)
+shapes = [Box((0, 0, 0), (1, 1, 1)), Sphere((0, 0, 0), 1.0), Point((0, 0, 0)),
+          Segment((0, 0, 0), (1, 1, 1)), Ray((0, 0, 0), (1, 0, 0)),
+          Capsule((0, 0, 0), (1, 0, 0), 0.5), cam]
+for a in shapes:
+    [(a.contains(b), a.intersects(b)) for b in shapes]
+    Ray((0, 0, 9), (0, 0, -1)).distance_along(a)
+    m = np.zeros((3, 3))
+    volumes.contains_boxes(a, m, m + 1); volumes.contains_spheres(a, m, np.ones(3))
+    volumes.contains_points(a, m); w3.query(a)
+Sphere.enclosing(np.eye(3))
+world.query(Frustum.wedge((0, 0), (1, 0), 1.0, 0.1, 10.0))
 print(json.dumps({name: [str(s) for s in kernel(name)[0].signatures] for name in KERNELS}))
 """
 

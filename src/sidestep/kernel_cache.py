@@ -31,8 +31,9 @@ from dataclasses import dataclass
 
 #: Entry kernels (called from Python), by ``module:function``, with their
 #: argument types (``f`` float64, ``i`` int64, ``F1``/``F2`` C-contiguous
-#: float64 arrays of 1 and 2 dimensions, ``I1`` int64, ``B1``/``B2`` bool,
-#: ``U2`` uint8, ``I2`` int64 2D, ``W`` the packed 2D world that
+#: float64 arrays of 1 and 2 dimensions, ``R1`` a read-only ``F1`` (a
+#: volume's packed row), ``I1`` int64, ``J1`` int32, ``C1`` int8, ``B1``/``B2``
+#: bool, ``U1``/``U2`` uint8, ``I2`` int64 2D, ``b`` a bool, ``W`` the packed 2D world that
 #: ``world:unpack_world`` makes, ``P3`` the packed 3D world (a ``Packed3D``),
 #: ``L0`` the literal integer 0) and a rough weight (seconds of one core) to
 #: start the longest first. Parts of entry kernels (:data:`PARTS`) are listed
@@ -88,6 +89,20 @@ KERNELS = {
     "kernels3d.world:overlapping_owners": ("P3 f f f f f i", 0.5),
     "kernels3d.character:classify": ("P3 F1 f f f f i f F1 I1 I1 F2", 0.5),
     "kernels3d.character:update_character": ("P3 P3 F1 f f f f F1 I1 F2", 4),
+    # Bounding volumes: one pair, many items (culling), world queries.
+    "kernels3d.volumes:contains": ("R1 R1 f F2", 3),
+    "kernels3d.volumes:intersects": ("R1 R1 f F2", 2.5),
+    "kernels3d.volumes:distance_along": ("F1 R1 f F2", 3),
+    "kernels3d.volumes:contains_rows": ("R1 F2 f C1 I1", 3),
+    "kernels3d.volumes:enclosing_sphere": ("F2 b", 0.5),
+    "kernels3d.culling:prepare_polytope": ("R1 i", 0.3),
+    "kernels3d.culling:boxes_polytope": ("F1 R1 F2 F2 f f C1 I1", 2.5),
+    "kernels3d.culling:spheres_polytope": ("F1 R1 F2 F1 f f C1 I1", 2),
+    "kernels3d.culling:spheres_rounded": ("R1 F2 F1 f f C1 I1", 1),
+    "kernels3d.culling:boxes_generic": ("R1 f F2 F2 f f C1 I1", 3),
+    "kernels3d.culling:spheres_generic": ("R1 f F2 F1 f f C1 I1", 3),
+    "query:owners_in_box": ("F1 f f f f U1 I1", 0.3),
+    "kernels3d.query:query_tree": ("P3 R1 F1 F1 F1 f f C1 J1 I1", 4),
 }
 
 #: Parts compiled before the entry kernels that call them (which then load
@@ -162,10 +177,13 @@ def _types():
     def array(dtype, ndim):
         return types.Array(dtype, ndim, "C")
 
-    return {"f": types.float64, "i": types.int64,
+    return {"f": types.float64, "i": types.int64, "b": types.boolean,
             "F1": array(types.float64, 1), "F2": array(types.float64, 2),
-            "I1": array(types.int64, 1), "B1": array(types.boolean, 1),
-            "B2": array(types.boolean, 2), "U2": array(types.uint8, 2),
+            "R1": types.Array(types.float64, 1, "C", readonly=True),
+            "I1": array(types.int64, 1), "J1": array(types.int32, 1),
+            "C1": array(types.int8, 1), "B1": array(types.boolean, 1),
+            "B2": array(types.boolean, 2), "U1": array(types.uint8, 1),
+            "U2": array(types.uint8, 2),
             "I2": array(types.int64, 2), "L0": types.literal(0)}
 
 
