@@ -1,0 +1,68 @@
+"""Sphinx configuration of sidestep's documentation.
+
+Build it with ``python -m sphinx -W --keep-going -b html docs docs/_build/html``
+(the README's docs command; CI runs the same, warnings as errors).
+
+Why Sphinx: it reads the numpydoc docstrings the code already has (napoleon),
+its autodoc documents the API from the installed package, sphinx-gallery runs
+the example scripts and shows their pictures, MyST lets the pages be Markdown
+like the README (and include its sections instead of copying them), and furo
+is a kept-up, readable theme. All of them are maintained and used by the
+libraries a Python game developer knows (pygame-ce, arcade, pymunk, NumPy).
+"""
+import os
+import sys
+from pathlib import Path
+
+import sidestep
+
+ROOT = Path(__file__).resolve().parents[1]
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+project = "sidestep"
+author = "The sidestep developers"
+copyright = "2026, The sidestep developers"
+release = sidestep.__version__
+version = ".".join(release.split(".")[:2])
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.napoleon",
+    "sphinx.ext.viewcode",
+    "myst_parser",
+    "sphinx_gallery.gen_gallery",
+]
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+exclude_patterns = ["_build", "make_pictures.py", "auto_examples/*.ipynb",
+                    "auto_examples/*.py", "auto_examples/*.zip", "auto_examples/*.json"]
+
+# Markdown pages: headings get anchors; README sections included as they are
+# start with their own level.
+myst_enable_extensions = ["colon_fence", "deflist"]
+myst_heading_anchors = 3
+suppress_warnings = ["myst.header"]
+
+autodoc_default_options = {"members": True, "show-inheritance": False}
+autodoc_member_order = "bysource"
+autodoc_typehints = "description"
+napoleon_numpy_docstring = True
+napoleon_google_docstring = False
+napoleon_use_rtype = False
+
+# No intersphinx: the docs must build offline, warnings as errors.
+
+sphinx_gallery_conf = {
+    "examples_dirs": str(ROOT / "examples"),
+    "gallery_dirs": "auto_examples",
+    "filename_pattern": r"/plot_",
+    "download_all_examples": False,
+    "remove_config_comments": True,
+    "within_subsection_order": "FileNameSortKey",
+    "image_scrapers": ("matplotlib",),
+    "matplotlib_animations": False,
+    "capture_repr": (),
+}
+
+html_theme = "furo"
+html_title = f"sidestep {release}"
+html_static_path = []
