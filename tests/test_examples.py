@@ -39,3 +39,14 @@ def test_example_runs_and_draws_a_picture(script, tmp_path, monkeypatch):
         # More than a blank canvas: many distinct colours (obstacles, paths, labels).
         assert len(np.unique(pixels.reshape(-1, 3), axis=0)) > 20, script.name
     plt.close("all")
+
+
+def test_the_output_getting_started_quotes_is_what_the_script_prints(capsys, monkeypatch,
+                                                                      tmp_path):
+    page = (Path(__file__).resolve().parents[1] / "docs" / "getting-started.md").read_text()
+    quoted = page.split("It prints\n\n```text\n", 1)[1].split("\n```", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(plt, "show", lambda *a, **k: None)
+    runpy.run_path(str(EXAMPLES[0].parent / "plot_first_move.py"), run_name="__main__")
+    plt.close("all")
+    assert capsys.readouterr().out.strip() == quoted.strip()
