@@ -90,8 +90,8 @@ KERNELS = {
     "kernels3d.character:classify": ("P3 F1 f f f f i f F1 I1 I1 F2", 0.5),
     "kernels3d.character:update_character": ("P3 P3 F1 f f f f F1 I1 F2", 4),
     # Bounding volumes: one pair, many items (culling), world queries.
-    "kernels3d.volumes:contains": ("R1 R1 f F2", 3),
-    "kernels3d.volumes:intersects": ("R1 R1 f F2", 2.5),
+    "kernels3d.volumes:contains_pair": ("R1 R1 f F2", 3),
+    "kernels3d.volumes:intersects_pair": ("R1 R1 f F2", 2.5),
     "kernels3d.volumes:distance_along": ("F1 R1 f F2", 3),
     "kernels3d.volumes:contains_rows": ("R1 F2 f C1 I1", 3),
     "kernels3d.volumes:enclosing_sphere": ("F2 b", 0.5),

@@ -382,6 +382,22 @@ def contains(a, b, tol, work):
 
 
 @njit(cache=True)
+def contains_pair(a, b, tol, work):
+    """:func:`contains`, called from Python (``Volume.contains``).
+
+    Kernels call :func:`contains` itself, for the array types they hold; this
+    entry is compiled for the read-only rows volumes keep, once.
+    """
+    return contains(a, b, tol, work)
+
+
+@njit(cache=True)
+def intersects_pair(a, b, tol, work):
+    """:func:`intersects`, called from Python (``Volume.intersects``); see :func:`contains_pair`."""
+    return intersects(a, b, tol, work)
+
+
+@njit(cache=True)
 def distance_along(r, b, tol, work):
     """First distance along ray or segment ``r`` (unit direction) at which it meets ``b``.
 

@@ -77,13 +77,13 @@ class Volume:
         otherwise. Exact for every pair.
         """
         self._check_dim(other)
-        return Containment(kv.contains(self.packed, other.packed, VOLUME_TOLERANCE,
+        return Containment(kv.contains_pair(self.packed, other.packed, VOLUME_TOLERANCE,
                                        np.empty((2, kv.PACKED))))
 
     def intersects(self, other):
         """True when the two volumes share a point (touching counts). Exact."""
         self._check_dim(other)
-        return bool(kv.intersects(self.packed, other.packed, VOLUME_TOLERANCE,
+        return bool(kv.intersects_pair(self.packed, other.packed, VOLUME_TOLERANCE,
                                   np.empty((2, kv.PACKED))))
 
     def __post_init__(self):
