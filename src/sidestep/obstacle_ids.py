@@ -13,10 +13,10 @@ from . import validation
 
 
 def count_noun(n, noun):
-    """``n`` and ``noun``, plural unless ``n`` is 1: ``"1 box"``, ``"132 boxes"``."""
+    """``n`` and ``noun``, plural unless ``n`` is 1: ``"1 box"``, ``"132 boxes"``, ``"2 meshes"``."""
     if n == 1:
         return f"1 {noun}"
-    return f"{n} {noun}{'es' if noun.endswith(('s', 'x')) else 's'}"
+    return f"{n} {noun}{'es' if noun.endswith(('s', 'x', 'sh', 'ch')) else 's'}"
 
 
 class ObstacleIds:
