@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -152,6 +153,25 @@ def test_visible_geometry_is_one_mesh_per_geom_node(scene):
     assert repr(built.world) == "World3D(8 obstacles: 8 meshes)"     # the floor card, 7 boxes
     assert sorted(p.get_name() for p in built.sources.values()) == sorted(
         ["floor", "box", "box", "box", "box", "box", "box", "box"])
+
+
+def test_a_model_loaded_by_panda3d_gives_the_level_sidestep_reads(base):
+    # The bundled dungeon (Recast's test level) through Panda3D's OBJ loader and the
+    # adapter's GeomVertexReader, against sidestep's own OBJ reader: the same triangles.
+    path = Path(sidestep.__file__).parent / "data" / "dungeon.obj"
+    model = base.loader.load_model(str(path))
+    model.reparent_to(base.render)
+    ours = sidestep.load(path).world
+    theirs = world_from_nodepath(model, collision=False)
+    model.remove_node()
+    shapes = [w.geometry("mesh")["triangles"][0].shape for w in (theirs, ours)]
+    assert shapes[0] == shapes[1] == (10133, 3)
+    lo, hi = np.array(ours.bounds[0]), np.array(ours.bounds[1])
+    rng = np.random.default_rng(2)
+    origins, directions = rng.uniform(lo, hi, (2000, 3)), rng.normal(size=(2000, 3))
+    a, b = theirs.raycast(origins, directions), ours.raycast(origins, directions)
+    assert np.array_equal(a.hit, b.hit) and a.hit.sum() > 300
+    assert np.allclose(a.distance[a.hit], b.distance[b.hit], atol=1e-5)     # float32 corners
 
 
 def test_slanted_capsule_is_approximated_within_its_tolerance(base):
