@@ -189,6 +189,28 @@ def test_slanted_capsule_is_approximated_within_its_tolerance(base):
     root.remove_node()
 
 
+def test_scaled_spheres_keep_their_size_or_say_they_grew(base):
+    root = base.render.attach_new_node("balls")
+    even = root.attach_new_node(CollisionNode("even"))
+    even.node().add_solid(CollisionSphere(Point3(0, 0, 0), 1.0))
+    even.set_scale(3.0)
+    even.set_pos(10, 0, 0)
+    squashed = root.attach_new_node(CollisionNode("squashed"))
+    squashed.node().add_solid(CollisionSphere(Point3(0, 0, 0), 1.0))
+    squashed.set_scale(1.0, 1.0, 2.0)
+    built = convert_nodepath(root)
+    spheres = built.world.geometry("sphere")
+    by_name = {built.sources[int(i)].get_name(): (c, r) for i, c, r in
+               zip(spheres["ids"], spheres["centers"], spheres["radii"])}
+    assert by_name["even"][1] == pytest.approx(3.0)             # exactly, no note
+    assert by_name["even"][0] == pytest.approx([10.0, 0.0, 0.0])
+    assert by_name["squashed"][1] == pytest.approx(2.0)         # round the ellipsoid
+    assert len(built.notes) == 1 and built.notes[0].startswith("squashed")
+    with pytest.warns(UserWarning, match="sphere round its ellipsoid"):
+        world_from_nodepath(root)
+    root.remove_node()
+
+
 def walker(base, scene, world, feet_local, heading_local, keys):
     """A controller at ``feet_local`` looking along the level direction ``heading_local``,
     driven by a FirstPersonTask reading ``keys()``; the camera is base.camera."""
