@@ -18,8 +18,9 @@ loadPrcFileData("", "window-type offscreen\naudio-library-name null\nwin-size 64
 # The imports below come after the settings above (E402).
 from direct.showbase.ShowBase import ShowBase  # noqa: E402
 from panda3d.core import (CardMaker, CollisionBox, CollisionCapsule,  # noqa: E402
-                          CollisionHandlerQueue, CollisionNode, CollisionPolygon, CollisionRay,
-                          CollisionSphere, CollisionTraverser, GeomNode, NodePath, Point3, Vec3)
+                          CollisionHandlerPusher, CollisionHandlerQueue, CollisionNode,
+                          CollisionPolygon, CollisionRay, CollisionSphere, CollisionTraverser,
+                          GeomNode, NodePath, Point3, Vec3)
 
 import sidestep  # noqa: E402
 from sidestep.adapters.panda3d import (FirstPersonController, FirstPersonTask,  # noqa: E402
@@ -297,6 +298,40 @@ def test_jump_rises_and_lands_on_the_floor(base, scene):
         assert min(heights) >= -1e-6 and player.character.on_floor
     finally:
         task.remove()
+
+
+def test_panda3d_pusher_tunnels_where_the_controller_stops(base):
+    # Panda3D's own way to walk: a from-sphere moved every frame and pushed out of what it
+    # overlaps (CollisionHandlerPusher). At 30 m/s (0.5 m a frame) the sphere, 0.6 m across,
+    # lands inside a wall 0.1 m thick and is pushed out of its far side.
+    root = base.render.attach_new_node("corridor")
+    ground = root.attach_new_node(CollisionNode("ground"))
+    ground.node().add_solid(CollisionBox(Point3(-10, -5, -1), Point3(10, 5, 0)))
+    wall = root.attach_new_node(CollisionNode("wall"))
+    wall.node().add_solid(CollisionBox(Point3(0, -5, 0), Point3(0.1, 5, 3)))
+    body = base.render.attach_new_node("body")
+    collider = body.attach_new_node(CollisionNode("body"))
+    collider.node().add_solid(CollisionSphere(Point3(0, 0, 0.9), 0.3))
+    collider.node().set_into_collide_mask(0)
+    pusher = CollisionHandlerPusher()
+    pusher.add_collider(collider, body)
+    traverser = CollisionTraverser()
+    traverser.add_collider(collider, pusher)
+    body.set_pos(-3.0, 0.0, 0.0)
+    world = world_from_nodepath(root)
+    player = FirstPersonController(world, (-3.0, 0.0, 0.0), speed=30.0)
+    player.face((1.0, 0.0, 0.0))
+    try:
+        for _ in range(20):
+            body.set_x(body.get_x() + 30.0 * FRAME)
+            traverser.traverse(root)
+            player.update(FRAME, {"w"})
+        # Panda3D's body: at x = 0 (inside the wall) it was pushed out to 0.4, beyond it.
+        assert body.get_x() == pytest.approx(-3.0 + 20 * 0.5 + 0.4, abs=1e-4)
+        assert player.position[0] == pytest.approx(-0.3, abs=1e-5)   # sidestep's stopped
+    finally:
+        root.remove_node()
+        body.remove_node()
 
 
 def test_mouse_turns_the_view_and_the_camera_looks_along_it(base, scene):
