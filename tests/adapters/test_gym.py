@@ -253,3 +253,17 @@ def test_bad_calls_raise_errors_naming_the_argument(tmp_path):
         envs.step(np.zeros((3, 2)))
     with pytest.raises(ValueError, match="seed"):
         envs.reset(seed=[1, 2, 3])
+
+
+def test_vector_seed_list_equals_int_seed_and_frames_show_each_agent():
+    envs = NavigateVectorEnv(3, render_mode="rgb_array")
+    by_int, _ = envs.reset(seed=20)
+    by_list, _ = NavigateVectorEnv(3).reset(seed=[20, 21, 22])
+    assert np.array_equal(by_int, by_list)
+    frames = envs.render()
+    assert len(frames) == 3
+    picture = Picture(envs.world, envs.arena.area, 0.5, 1.0)
+    for frame, position in zip(frames, envs.positions):
+        row, col = picture.pixels(position[None])
+        assert frame[row[0], col[0]].tolist() == list(AGENT)
+    assert not np.array_equal(frames[0], frames[1])

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,8 +18,9 @@ loadPrcFileData("", "window-type offscreen\naudio-library-name null\nwin-size 64
 # The imports below come after the settings above (E402).
 from direct.showbase.ShowBase import ShowBase  # noqa: E402
 from panda3d.core import (CardMaker, CollisionBox, CollisionCapsule,  # noqa: E402
-                          CollisionHandlerQueue, CollisionNode, CollisionPolygon, CollisionRay,
-                          CollisionSphere, CollisionTraverser, GeomNode, NodePath, Point3, Vec3)
+                          CollisionHandlerPusher, CollisionHandlerQueue, CollisionNode,
+                          CollisionPolygon, CollisionRay, CollisionSphere, CollisionTraverser,
+                          GeomNode, NodePath, Point3, Vec3)
 
 import sidestep  # noqa: E402
 from sidestep.adapters.panda3d import (FirstPersonController, FirstPersonTask,  # noqa: E402
@@ -154,6 +156,25 @@ def test_visible_geometry_is_one_mesh_per_geom_node(scene):
         ["floor", "box", "box", "box", "box", "box", "box", "box"])
 
 
+def test_a_model_loaded_by_panda3d_gives_the_level_sidestep_reads(base):
+    # The bundled dungeon (Recast's test level) through Panda3D's OBJ loader and the
+    # adapter's GeomVertexReader, against sidestep's own OBJ reader: the same triangles.
+    path = Path(sidestep.__file__).parent / "data" / "dungeon.obj"
+    model = base.loader.load_model(str(path))
+    model.reparent_to(base.render)
+    ours = sidestep.load(path).world
+    theirs = world_from_nodepath(model, collision=False)
+    model.remove_node()
+    shapes = [w.geometry("mesh")["triangles"][0].shape for w in (theirs, ours)]
+    assert shapes[0] == shapes[1] == (10133, 3)
+    lo, hi = np.array(ours.bounds[0]), np.array(ours.bounds[1])
+    rng = np.random.default_rng(2)
+    origins, directions = rng.uniform(lo, hi, (2000, 3)), rng.normal(size=(2000, 3))
+    a, b = theirs.raycast(origins, directions), ours.raycast(origins, directions)
+    assert np.array_equal(a.hit, b.hit) and a.hit.sum() > 300
+    assert np.allclose(a.distance[a.hit], b.distance[b.hit], atol=1e-5)     # float32 corners
+
+
 def test_slanted_capsule_is_approximated_within_its_tolerance(base):
     root = base.render.attach_new_node("capsule-level")
     node = root.attach_new_node(CollisionNode("slanted"))
@@ -166,6 +187,28 @@ def test_slanted_capsule_is_approximated_within_its_tolerance(base):
     hits = world.raycast(origins, np.tile([0.0, 1.0, 0.0], (17, 1)))
     assert np.all(hits.hit)
     assert np.all(hits.distance >= 4.5 - 1e-9) and np.all(hits.distance <= 4.5 + 0.005)
+    root.remove_node()
+
+
+def test_scaled_spheres_keep_their_size_or_say_they_grew(base):
+    root = base.render.attach_new_node("balls")
+    even = root.attach_new_node(CollisionNode("even"))
+    even.node().add_solid(CollisionSphere(Point3(0, 0, 0), 1.0))
+    even.set_scale(3.0)
+    even.set_pos(10, 0, 0)
+    squashed = root.attach_new_node(CollisionNode("squashed"))
+    squashed.node().add_solid(CollisionSphere(Point3(0, 0, 0), 1.0))
+    squashed.set_scale(1.0, 1.0, 2.0)
+    built = convert_nodepath(root)
+    spheres = built.world.geometry("sphere")
+    by_name = {built.sources[int(i)].get_name(): (c, r) for i, c, r in
+               zip(spheres["ids"], spheres["centers"], spheres["radii"])}
+    assert by_name["even"][1] == pytest.approx(3.0)             # exactly, no note
+    assert by_name["even"][0] == pytest.approx([10.0, 0.0, 0.0])
+    assert by_name["squashed"][1] == pytest.approx(2.0)         # round the ellipsoid
+    assert len(built.notes) == 1 and built.notes[0].startswith("squashed")
+    with pytest.warns(UserWarning, match="sphere round its ellipsoid"):
+        world_from_nodepath(root)
     root.remove_node()
 
 
@@ -255,6 +298,40 @@ def test_jump_rises_and_lands_on_the_floor(base, scene):
         assert min(heights) >= -1e-6 and player.character.on_floor
     finally:
         task.remove()
+
+
+def test_panda3d_pusher_tunnels_where_the_controller_stops(base):
+    # Panda3D's own way to walk: a from-sphere moved every frame and pushed out of what it
+    # overlaps (CollisionHandlerPusher). At 30 m/s (0.5 m a frame) the sphere, 0.6 m across,
+    # lands inside a wall 0.1 m thick and is pushed out of its far side.
+    root = base.render.attach_new_node("corridor")
+    ground = root.attach_new_node(CollisionNode("ground"))
+    ground.node().add_solid(CollisionBox(Point3(-10, -5, -1), Point3(10, 5, 0)))
+    wall = root.attach_new_node(CollisionNode("wall"))
+    wall.node().add_solid(CollisionBox(Point3(0, -5, 0), Point3(0.1, 5, 3)))
+    body = base.render.attach_new_node("body")
+    collider = body.attach_new_node(CollisionNode("body"))
+    collider.node().add_solid(CollisionSphere(Point3(0, 0, 0.9), 0.3))
+    collider.node().set_into_collide_mask(0)
+    pusher = CollisionHandlerPusher()
+    pusher.add_collider(collider, body)
+    traverser = CollisionTraverser()
+    traverser.add_collider(collider, pusher)
+    body.set_pos(-3.0, 0.0, 0.0)
+    world = world_from_nodepath(root)
+    player = FirstPersonController(world, (-3.0, 0.0, 0.0), speed=30.0)
+    player.face((1.0, 0.0, 0.0))
+    try:
+        for _ in range(20):
+            body.set_x(body.get_x() + 30.0 * FRAME)
+            traverser.traverse(root)
+            player.update(FRAME, {"w"})
+        # Panda3D's body: at x = 0 (inside the wall) it was pushed out to 0.4, beyond it.
+        assert body.get_x() == pytest.approx(-3.0 + 20 * 0.5 + 0.4, abs=1e-4)
+        assert player.position[0] == pytest.approx(-0.3, abs=1e-5)   # sidestep's stopped
+    finally:
+        root.remove_node()
+        body.remove_node()
 
 
 def test_mouse_turns_the_view_and_the_camera_looks_along_it(base, scene):

@@ -10,6 +10,12 @@ NumPy and Numba only; importing ``sidestep`` never imports an engine.
     Replacements for arcade's ``PhysicsEngineSimple`` and ``PhysicsEnginePlatformer``
     with the same constructor and ``update()`` contract (extra ``arcade``).
 ``sidestep.adapters.panda3d``
-    A :class:`~sidestep.World3D` from a NodePath's geometry and a first-person
-    controller for Panda3D and ursina (extra ``panda3d``).
+    A :class:`~sidestep.World3D` from a NodePath's collision solids or visible
+    geometry, and a first-person controller as a Panda3D task, for Panda3D and
+    ursina (extra ``panda3d``).
+``sidestep.adapters.first_person``
+    The first-person controller itself, engine-free: WASD, mouse-look and jump
+    on :class:`~sidestep.Character`, one ``update(dt, keys, mouse_delta)`` a frame.
+
+The Gymnasium environments are :mod:`sidestep.gym` (extra ``gym``).
 """

@@ -39,7 +39,7 @@ import numpy as np
 from panda3d.core import (CS_yup_left, CS_yup_right, ButtonRegistry, ClockObject,
                           CollisionBox, CollisionCapsule, CollisionNode, CollisionPolygon,
                           CollisionSphere, GeomNode, GeomTriangles, GeomVertexReader,
-                          GraphicsWindow, LVector3f, NodePath, Point3, Vec3,
+                          GraphicsWindow, LVector3f, NodePath, Point3, Vec3, WindowProperties,
                           get_default_coordinate_system)
 
 from .. import validation
@@ -165,14 +165,11 @@ def _apply(m, points):
     return np.asarray(points, dtype=float).reshape(-1, 3) @ m[:3, :3] + m[3, :3]
 
 
-def _scales(m):
-    """The transform's scale along each row, and whether it is uniform and unsheared."""
-    a = m[:3, :3]
-    s = np.linalg.norm(a, axis=1)
-    gram = a @ a.T
-    uniform = np.allclose(gram, np.diag(s ** 2), atol=AXIS_TOLERANCE * s.max() ** 2) \
-        and np.allclose(s, s[0], rtol=AXIS_TOLERANCE)
-    return s, uniform
+def _scale(m):
+    """The transform's largest stretch (its largest singular value: a unit sphere's image
+    fits in a sphere of that radius), and whether it stretches every way alike."""
+    stretch = np.linalg.svd(m[:3, :3], compute_uv=False)
+    return float(stretch[0]), bool(stretch[-1] >= stretch[0] * (1.0 - AXIS_TOLERANCE))
 
 
 def _axis_aligned(m):
@@ -197,9 +194,9 @@ def _add_solids(world, path, m, sides, sources, notes):
             ids = _add_box(world, m, np.array(solid.get_min(), dtype=float),
                            np.array(solid.get_max(), dtype=float), label, notes)
         elif isinstance(solid, CollisionSphere):
-            scale, uniform = _scales(m)
+            scale, uniform = _scale(m)
             center = _apply(m, tuple(solid.get_center()))
-            ids = world.add_spheres(center, solid.get_radius() * scale.max())
+            ids = world.add_spheres(center, solid.get_radius() * scale)
             if not uniform:
                 notes.append(f"{label}: approximated by the sphere round its ellipsoid "
                              f"(the transform scales unevenly)")
@@ -225,9 +222,9 @@ def _add_box(world, m, lo, hi, label, notes):
 
 
 def _add_capsule(world, m, solid, up, label, notes):
-    scale, uniform = _scales(m)
+    scale, uniform = _scale(m)
     ends = _apply(m, [tuple(solid.get_point_a()), tuple(solid.get_point_b())])
-    r = solid.get_radius() * scale.max()
+    r = solid.get_radius() * scale
     if not uniform:
         notes.append(f"{label}: approximated with the radius of its widest axis "
                      f"(the transform scales unevenly)")
@@ -372,7 +369,10 @@ class FirstPersonTask:
                          for names in controller.keys.values() for name in names}
         self._window = base.win if mouse and isinstance(base.win, GraphicsWindow) else None
         if self._window is not None:
-            base.disable_mouse()
+            base.disable_mouse()               # ShowBase's own camera driver would fight ours
+            hidden = WindowProperties()
+            hidden.set_cursor_hidden(True)
+            self._window.request_properties(hidden)
             self._center()
         self.task = base.task_mgr.add(self._frame, "sidestep-first-person", sort=sort)
         place_camera(self.camera, controller)
@@ -409,5 +409,9 @@ class FirstPersonTask:
         return task.cont
 
     def remove(self):
-        """Stop the task."""
+        """Stop the task (and show the pointer again)."""
         self.task.remove()
+        if self._window is not None:
+            shown = WindowProperties()
+            shown.set_cursor_hidden(False)
+            self._window.request_properties(shown)
