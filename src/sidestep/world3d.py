@@ -527,11 +527,6 @@ class World3D(ObstacleIds):
         if o.shape != d.shape or single != single_d:
             raise ValueError(f"origins and directions must have the same shape, got "
                              f"{np.shape(origins)} and {np.shape(directions)}")
-        norm = np.sqrt((d * d).sum(axis=1))
-        if np.any(norm == 0.0):
-            i = int(np.argmax(norm == 0.0))
-            raise ValueError(f"directions must be non-zero; directions[{i}] is (0, 0, 0)")
-        unit = d / norm[:, None]
         md = validation.as_float_array(max_distance, "max_distance")
         if md.ndim == 0:
             md = np.full(len(o), float(md))
@@ -542,21 +537,23 @@ class World3D(ObstacleIds):
             raise ValueError("max_distance must be non-negative (inf allowed), not NaN")
         cull = SIDES.index(validation.choice(sides, "sides", SIDES))
         n = len(o)
+        # Cast in the order of the origins' cells (a ray reading its row from all
+        # over a big batch would wait on memory), from unit copies of the rays in
+        # that order; the answers come back in that order and are put back here.
+        order = _kw.ray_order(o) if n >= RAY_ORDER_ROWS else np.arange(n)
+        o, unit, md, zero = _kw.gather_rays(o, d, np.ascontiguousarray(md, dtype=float), order)
+        if zero >= 0:
+            raise ValueError(f"directions must be non-zero; directions[{zero}] is (0, 0, 0)")
         owner = np.empty(n, dtype=np.int64)
         part = np.empty(n, dtype=np.int64)
         dist = np.empty(n)
         normal = np.empty((n, 3))
-        point = np.empty((n, 3))
-        if n < RAY_ORDER_ROWS:
-            order = np.arange(n)
-        else:
-            # Cast in the order of the origins' cells, from copies of the rays
-            # in that order (a ray reading its row from all over a big batch
-            # would wait on memory); each answer goes back to its ray's index.
-            order = _kw.ray_order(o)
-            o, unit, md = o.take(order, axis=0), unit.take(order, axis=0), md.take(order)
-        run_rows(_kw.raycast_points, n, self._store.pack(), o, unit, md, cull, order, owner,
-                 part, dist, normal, point)
+        packed = self._store.pack()
+        cast = (_kw.raycast_points_triangles if packed.flags[_kw.F_TRIANGLES]
+                else _kw.raycast_points)
+        run_rows(cast, n, packed, o, unit, md, cull, owner, part, dist, normal)
+        owner, part, dist, normal, point = _kw.put_back(order, o, unit, owner, part, dist,
+                                                        normal)
         if single:
             return RayHits(bool(owner[0] >= 0), float(dist[0]), normal[0], int(owner[0]),
                            point[0], int(part[0]))

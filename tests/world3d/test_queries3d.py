@@ -169,3 +169,31 @@ def test_removed_and_moved_meshes_are_cast_where_they_are():
     assert down.obstacle == low and down.distance == pytest.approx(5.0) and down.part == 1
     world.translate(low, (0.0, 0.0, 1.0))
     assert world.raycast((0.3, 0.6, 5.0), (0.0, 0.0, -1.0)).distance == pytest.approx(4.0)
+
+
+def test_a_mesh_level_casts_like_a_level_that_also_holds_other_families():
+    # A world of triangles only takes the triangle-only ray kernel; adding a
+    # sphere far away sends the same rays through the general one: the same
+    # answers, bit for bit, in the callers' order (a batch big enough to be
+    # cast in cell order).
+    rng = np.random.default_rng(7)
+    g = np.arange(40.0)
+    x, y = np.meshgrid(g, g, indexing="ij")
+    vertices = np.column_stack([x.ravel(), y.ravel(), np.sin(x.ravel() / 5) * np.cos(y.ravel() / 7)])
+    quads = (np.arange(39)[:, None] * 40 + np.arange(39)[None, :]).ravel()
+    triangles = np.vstack([np.column_stack([quads, quads + 40, quads + 41]),
+                           np.column_stack([quads, quads + 41, quads + 1])])
+    mesh_only = sidestep.World3D(up="z")
+    mesh_only.add_mesh(vertices, triangles)
+    mixed = sidestep.World3D(up="z")
+    mixed.add_mesh(vertices, triangles)
+    mixed.add_spheres([(500.0, 500.0, 500.0)], 1.0)
+    origins = rng.uniform((0, 0, 1), (39, 39, 5), (6000, 3))
+    directions = rng.normal(size=(6000, 3))
+    a = mesh_only.raycast(origins, directions, 30.0, sides="front")
+    b = mixed.raycast(origins, directions, 30.0, sides="front")
+    assert 1000 < a.hit.sum() < 6000
+    for name in ("hit", "distance", "normal", "obstacle", "point", "part"):
+        assert np.array_equal(getattr(a, name), getattr(b, name), equal_nan=name == "point"), name
+    one = mesh_only.raycast(origins[123], directions[123], 30.0, sides="front")
+    assert one.distance == a.distance[123] and one.obstacle == a.obstacle[123]
