@@ -40,7 +40,6 @@ A 2 x 1 rect walks right, diagonally into a wall at x = 5, and slides along it:
 >>> rects.move((0.0, 0.0), (1.0, 0.5), (0.0, 0.0)).contacts       # no motion, no contacts
 ()
 """
-import bisect
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -48,7 +47,8 @@ import numpy as np
 
 from .. import validation
 from ..world import World2D
-from . import minkowski, outline
+from . import minkowski
+from .grown import GrownWorld
 
 #: How many rect sizes keep their grown world (least recently used dropped first).
 CACHE_SIZES = 8
@@ -86,175 +86,6 @@ class RectMove:
         return self.center + self.half_size
 
 
-class GrownWorld:
-    """The caller's world grown by one rect size, as two worlds of grown pieces.
-
-    Every obstacle grows into pieces (:mod:`~sidestep.adapters.minkowski`):
-    boxes and convex or simple polygons. The pieces go into two worlds:
-
-    Attributes
-    ----------
-    smooth : World2D
-        Where the rect's centre moves: the box pieces merged into the
-        outline of their union, as one-sided walls
-        (:func:`~sidestep.adapters.outline.union_outline`; no seams where
-        tiles meet), and every polygon piece. Boxes added later
-        (:meth:`add`, moving platforms) stay boxes of their own.
-    solid : World2D
-        Every piece as a solid box or polygon: where the rect starts
-        overlapping (recovery), whose surface a contact lies on, and what a
-        rect overlaps.
-    smooth_owner, solid_owner : (m,) int64
-        For each id of those worlds, the caller's obstacle it grew from
-        (-1 for the outline's walls and for removed ids).
-    half_size : (2,) float64
-    """
-
-    def __init__(self, half_size, sides):
-        self.half_size = half_size
-        self.smooth = World2D()
-        self.solid = World2D()
-        self.smooth_owner = np.zeros(0, dtype=np.int64)
-        self.solid_owner = np.zeros(0, dtype=np.int64)
-        self._sides = sides
-        self._pieces = {}             # caller's id -> ([solid ids], [smooth ids])
-        self._merged = set()          # caller's ids whose boxes are in the outline
-        self._outline = {}            # outline wall id -> (axis along it, from, to, owners)
-        #: Where the last slide here ended (outside every piece), or None.
-        self.rest = None
-
-    def build(self, world):
-        """Grow every obstacle of ``world``, its box pieces merged into one outline."""
-        boxes, polygons = [], []
-        for family in ("box", "grid", "circle", "wall", "polygon"):
-            geometry = world.geometry(family)
-            if len(geometry["ids"]):
-                self._grow(geometry["ids"], family, geometry, boxes, polygons)
-        if boxes:
-            owners = np.array([b[0] for b in boxes], dtype=np.int64)
-            lo, hi = outline.snap_boxes(np.array([b[1] for b in boxes]),
-                                        np.array([b[2] for b in boxes]))
-            ids = self.solid.add_boxes(lo, hi)
-            self.solid_owner = _owned(self.solid_owner, ids, owners)
-            for i, o in zip(ids.tolist(), owners.tolist()):
-                self._pieces.setdefault(o, ([], []))[0].append(i)
-            self._merged.update(owners.tolist())
-            starts, ends, sources = outline.union_outline(lo, hi)
-            if len(starts):
-                walls = self.smooth.add_walls(starts, ends, one_sided=True)
-                self.smooth_owner = _owned(self.smooth_owner, walls, np.full(len(walls), -1))
-                for wall, s, e, faces in zip(walls.tolist(), starts, ends, sources):
-                    along = 0 if s[1] == e[1] else 1
-                    self._outline[wall] = (along, faces[:, 0].tolist(), faces[:, 1].tolist(),
-                                           owners[faces[:, 2].astype(np.int64)].tolist())
-        self._add_pieces([], polygons)
-
-    def add(self, source_ids, family, geometry):
-        """Grow the caller's obstacles ``source_ids`` of ``family`` (``geometry`` as
-        :meth:`World2D.geometry` gives it), each piece on its own in both worlds."""
-        boxes, polygons = [], []
-        self._grow(source_ids, family, geometry, boxes, polygons)
-        self._add_pieces(boxes, polygons)
-
-    def _grow(self, source_ids, family, geometry, boxes, polygons):
-        # Appends (owner, mins, maxs) to boxes and (owner, vertices) to polygons.
-        h, sides = self.half_size, self._sides
-        if family == "box":
-            lo, hi = minkowski.grow_boxes(geometry["mins"], geometry["maxs"], h)
-            boxes += zip(source_ids, lo, hi)
-            return
-        if family == "grid":
-            for oid, table, size, origin in zip(source_ids, geometry["blocked"],
-                                                geometry["cell_size"], geometry["origin"]):
-                lo, hi = minkowski.grid_boxes(table, size, origin)
-                lo, hi = minkowski.grow_boxes(lo, hi, h)
-                boxes += zip([oid] * len(lo), lo, hi)
-            return
-        pieces = []
-        if family == "circle":
-            for oid, c, r in zip(source_ids, geometry["centers"], geometry["radii"]):
-                pieces.append((oid, minkowski.grow_circle(c, float(r), h, sides)))
-        elif family == "wall":
-            for oid, a, b, c in zip(source_ids, geometry["starts"], geometry["ends"],
-                                    geometry["clearance"]):
-                pieces.append((oid, ("polygon", minkowski.grow_wall(a, b, float(c), h, sides))))
-        else:
-            for oid, v in zip(source_ids, geometry["vertices"]):
-                pieces += [(oid, ("polygon", p)) for p in minkowski.grow_polygon(v, h)]
-        for oid, piece in pieces:
-            box = minkowski.as_box(piece[1]) if piece[0] == "polygon" else piece[1:]
-            if box is None:
-                polygons.append((oid, piece[1]))
-            else:
-                boxes.append((oid, box[0], box[1]))
-
-    def _add_pieces(self, boxes, polygons):
-        if boxes:
-            owners = np.array([b[0] for b in boxes], dtype=np.int64)
-            lo = np.array([b[1] for b in boxes])
-            hi = np.array([b[2] for b in boxes])
-            self._record(owners, self.solid.add_boxes(lo, hi), self.smooth.add_boxes(lo, hi))
-        for oid, v in polygons:
-            self._record([oid], [self.solid.add_polygon(v)], [self.smooth.add_polygon(v)])
-
-    def _record(self, owners, solid_ids, smooth_ids):
-        owners = np.asarray(owners, dtype=np.int64)
-        self.solid_owner = _owned(self.solid_owner, solid_ids, owners)
-        self.smooth_owner = _owned(self.smooth_owner, smooth_ids, owners)
-        for o, a, b in zip(owners.tolist(), np.asarray(solid_ids).tolist(),
-                           np.asarray(smooth_ids).tolist()):
-            mine = self._pieces.setdefault(o, ([], []))
-            mine[0].append(a)
-            mine[1].append(b)
-
-    def remove(self, source_ids):
-        """Take out every grown piece of the caller's obstacles ``source_ids``.
-
-        Returns False (and changes nothing) when one of them is merged into the
-        outline: then only a rebuild takes it out.
-        """
-        ids = [int(o) for o in source_ids]
-        if any(o in self._merged for o in ids):
-            return False
-        solid, smooth = [], []
-        for o in ids:
-            a, b = self._pieces.pop(o, ((), ()))
-            solid += a
-            smooth += b
-        if solid:
-            self.solid.remove(solid)
-            self.solid_owner[solid] = -1
-        if smooth:
-            self.smooth.remove(smooth)
-            self.smooth_owner[smooth] = -1
-        return True
-
-    def owner_at(self, smooth_id, point):
-        """The caller's obstacle of a contact with ``smooth_id`` at ``point`` (on its surface)."""
-        oid = int(self.smooth_owner[smooth_id])
-        if oid >= 0:
-            return oid
-        # A wall of the outline: the box whose face holds the point.
-        along, starts, ends, owners = self._outline[smooth_id]
-        t = float(point[along])
-        k = max(bisect.bisect_right(starts, t) - 1, 0)
-        while k > 0 and ends[k] < t:      # faces overlap: an earlier one may reach t
-            k -= 1
-        return owners[k]
-
-
-def _owned(owner, ids, owners):
-    """``owner`` (grown id -> caller's id) extended to cover ``ids``, set to ``owners``."""
-    ids = np.asarray(ids, dtype=np.int64)
-    if not len(ids):
-        return owner
-    top = int(ids.max()) + 1
-    if top > len(owner):
-        owner = np.concatenate([owner, np.full(top - len(owner), -1, np.int64)])
-    owner[ids] = owners
-    return owner
-
-
 class RectWorld:
     """A :class:`~sidestep.World2D` in which axis-aligned rectangles move.
 
@@ -280,6 +111,7 @@ class RectWorld:
         self._world = world
         self._sides = int(circle_sides)
         self._grown = OrderedDict()       # (hx, hy) -> GrownWorld
+        self._moving = set()              # ids added as moving
         self._seen = self._state()
 
     @property
@@ -317,7 +149,7 @@ class RectWorld:
         g = self._grown.get(key)
         if g is None:
             g = GrownWorld(np.array(key), self._sides)
-            g.build(self._world)
+            g.build(self._world, self._moving)
             self._grown[key] = g
             if len(self._grown) > CACHE_SIZES:
                 self._grown.popitem(last=False)
@@ -362,19 +194,22 @@ class RectWorld:
     def cast(self, center, half_size, displacement):
         """How far the rect can go along ``displacement`` before it touches something.
 
-        Returns ``(fraction, obstacle)``: the fraction of ``displacement`` it
-        travels before touching (1.0 and -1 when nothing is in the way; 0.0
-        when it already touches or overlaps ``obstacle``).
+        Returns
+        -------
+        Cast
+            The fraction of ``displacement`` travelled before touching (1.0,
+            obstacle -1 and a NaN normal when nothing is in the way; 0.0 when
+            the rect already touches or overlaps the obstacle).
         """
         g = self.grown(half_size)
         d = validation.point(displacement, "displacement")
         length = float(np.hypot(d[0], d[1]))
-        if length == 0.0:
-            return 1.0, -1
-        hit = g.smooth.raycast(validation.point(center, "center"), d, max_distance=length)
-        if not hit.hit:
-            return 1.0, -1
-        return hit.distance / length, g.owner_at(hit.obstacle, hit.point)
+        if length > 0.0:
+            hit = g.smooth.raycast(validation.point(center, "center"), d, max_distance=length)
+            if hit.hit:
+                return Cast(hit.distance / length, g.owner_at(hit.obstacle, hit.point),
+                            hit.normal)
+        return Cast(1.0, -1, np.full(2, np.nan))
 
     def overlapping(self, center, half_size):
         """Ids (the caller's, sorted) of the obstacles a rect touches or overlaps.
@@ -384,43 +219,106 @@ class RectWorld:
         rect misses by up to 1.9 % of the radius.
         """
         g = self.grown(half_size)
-        found = g.solid.overlapping(center, 0.0)
-        return np.unique(g.solid_owner[found]) if len(found) else np.zeros(0, np.int64)
+        return g.overlapping(validation.point(center, "center"))
+
+    def first_free(self, center, half_size, corners):
+        """The first of some candidate places for a rect that is free and reachable.
+
+        Engines keep rects in integers (pygame's ``Rect``) or float32
+        (``FRect``); a move's exact end, rounded to those, could overlap what
+        it rests against. Give the representable places round the exact end
+        (the floor and ceiling of each coordinate, say), best first: the
+        answer is the first whose rect overlaps nothing (touching is fine)
+        and that the rect reaches from ``center`` in a straight line without
+        crossing anything.
+
+        Parameters
+        ----------
+        center : (2,) float64
+            Where the rect is now (a move's exact end), free.
+        half_size : (2,) float64
+        corners : (k, 2) float64
+            Candidate min corners (``center - half_size`` of each place).
+
+        Returns
+        -------
+        int
+            Index into ``corners``, or -1 if none will do.
+        """
+        g = self.grown(half_size)
+        start = validation.point(center, "center")
+        places, _ = validation.points(corners, "corners", allow_single=False)
+        places = places + g.half_size
+        for k in np.flatnonzero(g.free(places)).tolist():
+            if g.reaches(start, places[k]):
+                return k
+        return -1
 
     # ------------------------------------------------------------ obstacles
-    def add_boxes(self, mins, maxs):
-        """Add boxes to the world and to every grown copy; returns their ids."""
+    def add_boxes(self, mins, maxs, *, moving=False):
+        """Add boxes to the world and to every grown copy; returns their ids.
+
+        ``moving=True`` for obstacles that will move (platforms: remove them
+        and add them at their new place): they stay boxes of their own in the
+        grown worlds, outside the still boxes' merged outline, so moving them
+        never rebuilds it.
+        """
         fresh = self._state() == self._seen
         ids = self._world.add_boxes(mins, maxs)
+        if moving:
+            self._moving.update(ids.tolist())
         if fresh:          # the world took them, so they are valid (n, 2) boxes
             geometry = {"mins": np.asarray(mins, np.float64).reshape(-1, 2),
                         "maxs": np.asarray(maxs, np.float64).reshape(-1, 2)}
-            self._grow("box", ids, geometry)
+            self._grow("box", ids, geometry, moving)
         return ids
 
-    def add_polygon(self, vertices):
-        """Add a simple polygon to the world and to every grown copy; returns its id."""
+    def add_polygon(self, vertices, *, moving=False):
+        """Add a simple polygon to the world and to every grown copy; returns its id.
+
+        ``moving`` as for :meth:`add_boxes`.
+        """
         fresh = self._state() == self._seen
         oid = self._world.add_polygon(vertices)
+        if moving:
+            self._moving.add(oid)
         if fresh:
-            self._grow("polygon", [oid], {"vertices": [np.asarray(vertices, np.float64)]})
+            self._grow("polygon", [oid], {"vertices": [np.asarray(vertices, np.float64)]},
+                       moving)
         return oid
 
     def remove(self, ids):
-        """Remove obstacles from the world and from every grown copy."""
+        """Remove obstacles from the world and from every grown copy.
+
+        Removing a still obstacle (not added as ``moving``) rebuilds the grown
+        worlds when they are next used.
+        """
         fresh = self._state() == self._seen
         self._world.remove(ids)
+        arr = np.atleast_1d(np.asarray(ids, dtype=np.int64))
+        self._moving.difference_update(arr.tolist())
         if fresh:
-            arr = np.atleast_1d(np.asarray(ids, dtype=np.int64))
             for key in list(self._grown):
                 if not self._grown[key].remove(arr):      # merged: rebuilt when next used
                     del self._grown[key]
             self._seen = self._state()
 
-    def _grow(self, family, ids, geometry):
+    def _grow(self, family, ids, geometry, moving):
         for g in self._grown.values():
-            g.add(ids, family, geometry)
+            g.add(ids, family, geometry, moving)
         self._seen = self._state()
+
+
+@dataclass(frozen=True)
+class Cast:
+    """How far a rect goes along a displacement before it touches something."""
+
+    #: Part of the displacement travelled before touching, in [0, 1]; 1.0 on a miss.
+    fraction: float
+    #: Id (the caller's) of what it touches, -1 on a miss.
+    obstacle: int
+    #: ``(2,) float64``: the unit normal there, from the obstacle towards the rect; NaN on a miss.
+    normal: np.ndarray
 
 
 def _half(value):
