@@ -12,7 +12,8 @@ obstacle towards the rect, so standing on a floor is ``(0, -1)``). Tiled maps
 load in the same coordinates.
 
 **Rounding.** A ``Rect`` holds integers and an ``FRect`` float32 numbers, and
-a move's exact end (about 5e-7 px off what it touches) rounded to either could
+a move's exact end (a thousandth of the rect's smaller half size off what it
+touches: :data:`sidestep.adapters.grown.PADDING`) rounded to either could
 overlap a wall by a rounding step. So the rect is put at the representable
 place nearest the exact end (the floor or ceiling of each coordinate for a
 ``Rect``, the float32 numbers on either side for an ``FRect``) that overlaps

@@ -5,13 +5,16 @@ hit boxes); sidestep's 2D agents are discs. A :class:`RectWorld` bridges the
 two with the Minkowski sum: for a rect of half extents ``(hx, hy)`` it builds,
 once per rect size, a grown copy of the world in which every obstacle is grown
 by the rect (:mod:`sidestep.adapters.minkowski` says how, family by family),
-and moves the rect's *centre* there as a point (radius 0) with
-:meth:`World2D.move`, in any mode. The rect overlaps an obstacle exactly when
-its centre lies inside the grown obstacle, so ``slide``'s promise carries over:
-**after a slide the rect overlaps no obstacle** (it rests about ``SKIN / 2``,
-5e-7 units, off what it touches), whatever the speed; it never tunnels. Circles
-and walls with a clearance grow to polygons that contain their true sum, so
-near them the rect stops up to 1.9 % of the radius early, never late.
+and moves the rect's *centre* there with :meth:`World2D.move`, in any mode.
+The rect overlaps an obstacle exactly when its centre lies inside the grown
+obstacle, so ``slide``'s promise carries over: **after a slide the rect
+overlaps no obstacle**, whatever the speed; it never tunnels. The centre
+moves as a small disc, not a point (radius :data:`~sidestep.adapters.grown.PADDING`,
+a thousandth of the rect's smaller half extent, says why), so the rect rests
+that far (plus the 5e-7 skin) off what it touches, and passes a gap only if
+the gap is at least its width plus twice that. Circles and walls with a
+clearance grow to polygons that contain their true sum, so near them the rect
+stops up to 1.9 % of the radius early, never late.
 
 Positions are the rect's centre; :attr:`RectMove.min_corner` gives the corner
 of smallest coordinates (pygame's ``topleft`` with y down, arcade's
@@ -183,9 +186,9 @@ class RectWorld:
             # Inside the outline's void (or a polygon piece): the outline's walls
             # only stop a point from crossing them, so the solid pieces say where
             # the nearest free spot is. (Skipped where the last slide ended: free.)
-            center = g.solid.move(center, (0.0, 0.0), radius=0.0).position
+            center = g.solid.move(center, (0.0, 0.0), radius=g.radius).position
             recovered = True
-        m = g.smooth.move(center, displacement, radius=0.0, mode=mode)
+        m = g.smooth.move(center, displacement, radius=g.radius, mode=mode)
         g.rest = tuple(m.position.tolist()) if mode == "slide" and m.stop != "stuck" else None
         ids, normals = _contacts(g, m.contacts)
         return RectMove(m.position, g.half_size, m.hit, m.stop, ids, normals,
@@ -220,6 +223,15 @@ class RectWorld:
         """
         g = self.grown(half_size)
         return g.overlapping(validation.point(center, "center"))
+
+    def gap(self, half_size):
+        """How far (at most) a slide leaves a rect of ``half_size`` from what it touches.
+
+        The radius of the disc its centre moves as, plus the world's skin;
+        at least that radius plus ``3/8`` of the skin.
+        """
+        g = self.grown(half_size)
+        return g.radius + g.smooth.skin
 
     def first_free(self, center, half_size, corners):
         """The first of some candidate places for a rect that is free and reachable.
