@@ -20,23 +20,44 @@ import bisect
 
 import numpy as np
 
+from .. import tolerances
 from ..world import World2D
 from . import minkowski, outline
 
 
 #: The rect's centre moves as a disc of this fraction of the rect's smaller half
-#: extent, not as a point. A point gliding along a surface within the skin meets
-#: the corner at the surface's end at a slant (the normal from the corner to a
-#: point beside it can lean 60 degrees off the face), and collide-and-slide
-#: turns the rest of its move along that slant: a rect falling down a wall was
-#: thrown 1.9 px sideways where the wall ended. For a disc of radius r the lean
-#: is about sqrt(2 * skin / r): 0.01 px for a 32 px rect, whose gap to what it
-#: touches becomes 0.016 px instead of 5e-7 px.
+#: extent, not as a point, in worlds whose skin is :data:`SKIN_FRACTION` of that
+#: radius. A point (or a small disc) gliding along a face within the skin meets
+#: the corner at the face's end at a slant: the normal from the corner to an
+#: agent beside it leans about ``sqrt(2 * skin / radius)`` off the face (60
+#: degrees for a point), and collide-and-slide turns the rest of the move along
+#: it. A unit rect falling along a wall was thrown 1.9 units sideways where the
+#: wall ended as a point, 1.5 % of its width with this padding and the default
+#: skin, 0.05 % with both.
 PADDING = 1e-3
+
+#: The grown worlds' skin as a fraction of the disc's radius (at least 64 float
+#: steps of the largest coordinate: see :func:`skin_for`).
+SKIN_FRACTION = 1e-6
+
+
+def skin_for(radius, extent):
+    """The skin of a grown world: :data:`SKIN_FRACTION` of ``radius``, but never below
+    64 float64 steps of the world's largest coordinate ``extent`` (nor above the
+    default :data:`~sidestep.tolerances.SKIN`).
+
+    Examples
+    --------
+    >>> skin_for(0.016, 2000.0)        # a 32 px rect in a 2000 px level
+    1.6e-08
+    """
+    floor = 64.0 * np.finfo(np.float64).eps * (1.0 + abs(extent))
+    return float(min(max(SKIN_FRACTION * radius, floor), tolerances.SKIN))
 
 
 class GrownWorld:
-    """The caller's world grown by a rect of ``half_size``.
+    """The caller's world grown by a rect of ``half_size``; ``extent`` is the largest
+    coordinate it will see (it sets the skin, :func:`skin_for`).
 
     Attributes
     ----------
@@ -54,11 +75,12 @@ class GrownWorld:
         Where the last slide in ``smooth`` ended (so outside every piece).
     """
 
-    def __init__(self, half_size, sides):
+    def __init__(self, half_size, sides, extent=0.0):
         self.half_size = half_size
         self.radius = PADDING * float(min(half_size))
-        self.smooth = World2D()
-        self.solid = World2D()
+        skin = skin_for(self.radius, extent + float(max(half_size)))
+        self.smooth = World2D(skin=skin)
+        self.solid = World2D(skin=skin)
         self.smooth_owner = np.zeros(0, dtype=np.int64)
         self.solid_owner = np.zeros(0, dtype=np.int64)
         self.rest = None

@@ -9,10 +9,10 @@ and moves the rect's *centre* there with :meth:`World2D.move`, in any mode.
 The rect overlaps an obstacle exactly when its centre lies inside the grown
 obstacle, so ``slide``'s promise carries over: **after a slide the rect
 overlaps no obstacle**, whatever the speed; it never tunnels. The centre
-moves as a small disc, not a point (radius :data:`~sidestep.adapters.grown.PADDING`,
-a thousandth of the rect's smaller half extent, says why), so the rect rests
-that far (plus the 5e-7 skin) off what it touches, and passes a gap only if
-the gap is at least its width plus twice that. Circles and walls with a
+moves as a small disc, not a point, with a skin a millionth of the disc's
+radius (:data:`~sidestep.adapters.grown.PADDING` says why), so the rect rests
+a thousandth of its smaller half extent off what it touches (:meth:`RectWorld.gap`),
+and passes a gap only if the gap is at least its width plus twice that. Circles and walls with a
 clearance grow to polygons that contain their true sum, so near them the rect
 stops up to 1.9 % of the radius early, never late.
 
@@ -49,7 +49,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import validation
-from ..world import World2D
+from ..world import MODES, World2D
 from . import minkowski
 from .grown import GrownWorld
 
@@ -151,7 +151,9 @@ class RectWorld:
             self._seen = state
         g = self._grown.get(key)
         if g is None:
-            g = GrownWorld(np.array(key), self._sides)
+            bounds = self._world.bounds
+            g = GrownWorld(np.array(key), self._sides,
+                           0.0 if bounds is None else max(abs(b) for b in bounds))
             g.build(self._world, self._moving)
             self._grown[key] = g
             if len(self._grown) > CACHE_SIZES:
@@ -180,19 +182,39 @@ class RectWorld:
         RectMove
         """
         g = self.grown(half_size)
-        recovered = False
-        if mode != "ghost" and (g.rest is None or g.rest != tuple(np.asarray(center).tolist())) \
-                and g.solid.clearance(center) < 0.0:
-            # Inside the outline's void (or a polygon piece): the outline's walls
-            # only stop a point from crossing them, so the solid pieces say where
-            # the nearest free spot is. (Skipped where the last slide ended: free.)
-            center = g.solid.move(center, (0.0, 0.0), radius=g.radius).position
-            recovered = True
-        m = g.smooth.move(center, displacement, radius=g.radius, mode=mode)
-        g.rest = tuple(m.position.tolist()) if mode == "slide" and m.stop != "stuck" else None
-        ids, normals = _contacts(g, m.contacts)
-        return RectMove(m.position, g.half_size, m.hit, m.stop, ids, normals,
-                        recovered or m.recovered)
+        start = validation.xy(center, "center")
+        if mode == "slide":
+            recovered = False
+            if start != g.rest and g.solid.clearance(start) < 0.0:
+                # Inside the outline's void: its one-sided walls only keep a point
+                # from crossing them, so the solid pieces say where the nearest free
+                # spot is. (Skipped where the last slide ended: it is free.)
+                start = g.solid.move(start, (0.0, 0.0), radius=g.radius).position
+                recovered = True
+            m = g.smooth.move(start, displacement, radius=g.radius)
+            g.rest = tuple(m.position.tolist()) if m.stop != "stuck" else None
+            recovered = recovered or m.recovered
+        elif mode == "ghost":
+            m = g.smooth.move(start, displacement, radius=g.radius, mode=mode)
+            recovered = False
+        else:
+            # Block and push test where the move lands: in the solid pieces (the
+            # outline's void is not seen from deep inside), then the moving ones.
+            first = g.solid.move(start, displacement, radius=g.radius,
+                                 mode=validation.choice(mode, "mode", MODES))
+            solid = [(int(g.solid_owner[c.obstacle]), c.normal) for c in first.contacts]
+            if mode == "block" and first.stop == "blocked":
+                ids, normals = _unique(solid)
+                return RectMove(first.position, g.half_size, True, "blocked", ids, normals)
+            m = g.smooth.move(start if mode == "block" else first.position,
+                              displacement if mode == "block" else (0.0, 0.0),
+                              radius=g.radius, mode=mode)
+            ids, normals = _unique(solid + _owned_contacts(g, m.contacts))
+            hit = m.hit or first.hit
+            stop = m.stop if mode == "block" else ("pushed" if hit else "done")
+            return RectMove(m.position, g.half_size, hit, stop, ids, normals)
+        ids, normals = _unique(_owned_contacts(g, m.contacts))
+        return RectMove(m.position, g.half_size, m.hit, m.stop, ids, normals, recovered)
 
     def cast(self, center, half_size, displacement):
         """How far the rect can go along ``displacement`` before it touches something.
@@ -341,14 +363,16 @@ def _half(value):
     return float(p[0]), float(p[1])
 
 
-def _contacts(grown, contacts):
-    """A grown move's contacts as the caller's ids (each once) and their first normals."""
-    if not contacts:
-        return (), np.zeros((0, 2))
+def _owned_contacts(grown, contacts):
+    """A smooth-world move's contacts as ``(caller's id, normal)`` pairs."""
+    return [(grown.owner_at(c.obstacle, c.point), c.normal) for c in contacts]
+
+
+def _unique(pairs):
+    """``(caller's id, normal)`` pairs as the ids (each once, in order) and their first normals."""
     ids, normals = [], []
-    for c in contacts:
-        oid = grown.owner_at(c.obstacle, c.point)
-        if oid not in ids:
+    for oid, normal in pairs:
+        if oid >= 0 and oid not in ids:
             ids.append(oid)
-            normals.append(c.normal)
-    return tuple(ids), np.array(normals)
+            normals.append(normal)
+    return tuple(ids), np.array(normals).reshape(-1, 2)
