@@ -5,7 +5,6 @@ do these tests). Overlaps are judged by arcade's own ``check_for_collision``
 (separating axes on the hit boxes; touching is not colliding) and by the
 plain-Python check (rect_overlap.py).
 """
-import math
 
 import numpy as np
 import pytest
@@ -116,6 +115,16 @@ def test_walls_are_rebuilt_when_their_list_changes():
     for _ in range(5):
         assert engine.update() == []
     assert player.right > 500
+
+
+def test_player_in_its_own_wall_list_is_not_a_wall():
+    player = solid(30, 30, 0, 0)
+    walls = sprite_list(player, solid(20, 400, 100, 0))
+    engine = sidestep_arcade.PhysicsEngineSimple(player, walls)
+    player.change_x = 10
+    for _ in range(10):
+        hit = engine.update()
+    assert hit == [walls[1]] and 90 - 0.1 < player.right < 90
 
 
 def test_turning_player_does_not_turn_into_a_wall():

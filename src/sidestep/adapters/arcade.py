@@ -118,20 +118,26 @@ class _Scene:
         self._sprite = {}          # obstacle id -> sprite
         self._platform = {}        # id(sprite) -> [sprite, obstacle id, points, position]
 
-    def sync(self, walls, platforms=()):
-        """Rebuild the world if a wall list or the platforms' membership changed."""
-        key = (tuple(_list_key(w) for w in walls),
+    def sync(self, player, walls, platforms=()):
+        """Rebuild the world if a wall list or the platforms' membership changed.
+
+        The player is left out, should it be in a list too (arcade never
+        collides a sprite with itself).
+        """
+        key = (id(player), tuple(_list_key(w) for w in walls),
                tuple((id(p), tuple(map(id, p))) for p in platforms))
         if key != self._key:
-            self._build(walls, platforms)
+            self._build(player, walls, platforms)
             self._key = key
 
-    def _build(self, walls, platforms):
+    def _build(self, player, walls, platforms):
         world = World2D()
         self._sprite = {}
         boxes = []
         for sprites in walls:
             for s in sprites:
+                if s is player:
+                    continue
                 shape = _shape(_points(s))
                 if shape is None:
                     continue
@@ -146,7 +152,8 @@ class _Scene:
         self._platform = {}
         for sprites in platforms:
             for s in sprites:
-                self._place(s)
+                if s is not player:
+                    self._place(s)
 
     @staticmethod
     def _add_polygon(target, vertices):
@@ -202,17 +209,22 @@ class _Scene:
         comes near (moving it costs a rebuild of the world's broadphase).
         Returns the player's centre and the ids it touched.
         """
-        moved = []
+        changed = []
         for record in self._platform.values():
             points = _points(record[0])
-            step = _middle(points) - _middle(record[3])
             if points != record[2]:
-                box = np.vstack([points, record[2]])
-                margin = np.asarray(half) + reach + np.abs(step)
-                if np.all(box.min(axis=0) - margin <= center) \
-                        and np.all(center <= box.max(axis=0) + margin):
-                    moved.append((record, points, step))
+                changed.append((record, points, _middle(points) - _middle(record[3])))
             record[3] = points
+        if not changed:
+            return center, []
+        # The player's moves this frame stay within reach plus a ride and a push.
+        margin = np.asarray(half) + reach + 2.0 * max(np.abs(c[2]).max() for c in changed)
+        moved = []
+        for record, points, step in changed:
+            box = np.vstack([points, record[2]])
+            if np.all(box.min(axis=0) - margin <= center) \
+                    and np.all(center <= box.max(axis=0) + margin):
+                moved.append((record, points, step))
         if not moved:
             return center, []
         touched = []
@@ -281,7 +293,7 @@ def _step_platform(platform):
     platform.center_y += platform.change_y
 
 
-def _turn(engine, scene, player):
+def _turn(scene, player):
     """Apply ``change_angle`` unless the turned player's box would overlap something."""
     if not player.change_angle:
         return []
@@ -322,9 +334,9 @@ class PhysicsEngineSimple(arcade.PhysicsEngineSimple):
     def update(self):
         """Move :attr:`player_sprite` by its velocity; returns the sprites it touched."""
         scene = self._scene
-        scene.sync(self.walls)
+        scene.sync(self.player_sprite, self.walls)
         player = self.player_sprite
-        hits = _turn(self, scene, player)
+        hits = _turn(scene, player)
         center, half, offset = _player_rect(player)
         m = scene.rects.move(center, half, (float(player.change_x), float(player.change_y)))
         player.position = tuple((m.center - offset).tolist())
@@ -371,7 +383,7 @@ class PhysicsEnginePlatformer(arcade.PhysicsEnginePlatformer):
     def can_jump(self, y_distance=5):
         """Whether the player may jump: a wall or platform within ``y_distance`` below it,
         or a jump left of a multi-jump. Touching ground resets the jump count."""
-        self._scene.sync(self.walls, self.platforms)
+        self._scene.sync(self.player_sprite, self.walls, self.platforms)
         center, half, _ = _player_rect(self.player_sprite)
         grounded = self._below(center, half, y_distance).fraction < 1.0
         if grounded:
@@ -385,8 +397,8 @@ class PhysicsEnginePlatformer(arcade.PhysicsEnginePlatformer):
         scene = self._scene
         if not self.is_on_ladder():
             player.change_y -= self.gravity_constant
-        scene.sync(self.walls, self.platforms)
-        hits = _turn(self, scene, player)
+        scene.sync(player, self.walls, self.platforms)
+        hits = _turn(scene, player)
         center, half, offset = _player_rect(player)
         rects = scene.rects
 
@@ -401,7 +413,8 @@ class PhysicsEnginePlatformer(arcade.PhysicsEnginePlatformer):
             for platform in sprites:
                 if platform.change_x != 0 or platform.change_y != 0:
                     _step_platform(platform)
-        reach = 2.0 * (abs(player.change_x) + abs(player.change_y)) + 1.0
+        # Walking goes up, across and down by the speed: within 4 speeds of here.
+        reach = 4.0 * (abs(player.change_x) + abs(player.change_y)) + 1.0
         center, touched = scene.follow_platforms(center, half, carrier, reach)
         hits = _merge(hits, scene.sprites(touched))
 

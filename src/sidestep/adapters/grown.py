@@ -87,6 +87,7 @@ class GrownWorld:
         self._sides = sides
         self._pieces = {}             # caller's id -> ([solid ids], [smooth ids])
         self._merged = set()          # caller's ids whose boxes are in the outline
+        self._moving = set()          # caller's ids whose pieces are in smooth alone
         self._outline = {}            # outline wall id -> (axis along it, from, to, owners)
 
     # -------------------------------------------------------------- building
@@ -169,6 +170,9 @@ class GrownWorld:
                                    owners[faces[:, 2].astype(np.int64)].tolist())
 
     def _add_pieces(self, boxes, polygons, moving):
+        if moving:
+            self._moving.update(b[0] for b in boxes)
+            self._moving.update(p[0] for p in polygons)
         if boxes:
             owners = [b[0] for b in boxes]
             lo = np.array([b[1] for b in boxes])
@@ -203,6 +207,7 @@ class GrownWorld:
             return False
         solid, smooth = [], []
         for o in ids:
+            self._moving.discard(o)
             a, b = self._pieces.pop(o, ((), ()))
             solid += a
             smooth += b
@@ -236,28 +241,25 @@ class GrownWorld:
         out = np.unique(np.concatenate(found))
         return out[out >= 0]
 
-    def free(self, centers):
-        """Whether a rect centred at each of ``centers (n, 2)`` overlaps nothing (touching is free)."""
-        ok = self.solid.clearance(centers) >= 0.0 if len(self.solid) else True
-        moving = self.smooth_owner >= 0
-        if np.any(moving):
-            ok = ok & (self.smooth.clearance(centers) >= 0.0)
-        return np.broadcast_to(ok, (len(centers),))
-
-    def reaches(self, start, end):
-        """Whether the rect's centre goes from ``start`` to ``end`` in a straight line
-        without crossing anything (ending flush on a surface counts as reaching)."""
-        step = end - start
-        length = float(np.hypot(step[0], step[1]))
-        if length == 0.0:
-            return True
+    def first_free(self, start, places):
+        """The first of ``places (k, 2)`` (rect centres) where the rect overlaps nothing
+        (touching is free) and that it reaches from ``start`` in a straight line
+        without crossing anything (ending flush on a surface counts); -1 if none."""
+        worlds = [w for w in ((self.solid, self.smooth) if self._moving else (self.solid,))
+                  if len(w)]
+        if not worlds:
+            return 0 if len(places) else -1
+        clear = np.min([w.clearance(np.vstack([start, places])) for w in worlds], axis=0)
         slack = 1e-12 * (1.0 + float(np.abs(start).max()))
-        for world in (self.solid, self.smooth):
-            if len(world):
-                hit = world.raycast(start, step, max_distance=length)
-                if hit.hit and hit.distance < length - slack:
-                    return False
-        return True
+        for k in np.flatnonzero(clear[1:] >= 0.0).tolist():
+            step = places[k] - start
+            length = float(np.hypot(step[0], step[1]))
+            if length <= clear[0]:          # within the free disc round the start
+                return k
+            if all(not hit.hit or hit.distance >= length - slack
+                   for hit in (w.raycast(start, step, max_distance=length) for w in worlds)):
+                return k
+        return -1
 
 
 def _owned(owner, ids, owners):

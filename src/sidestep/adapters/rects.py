@@ -282,11 +282,7 @@ class RectWorld:
         g = self.grown(half_size)
         start = validation.point(center, "center")
         places, _ = validation.points(corners, "corners", allow_single=False)
-        places = places + g.half_size
-        for k in np.flatnonzero(g.free(places)).tolist():
-            if g.reaches(start, places[k]):
-                return k
-        return -1
+        return g.first_free(start, places + g.half_size)
 
     # ------------------------------------------------------------ obstacles
     def add_boxes(self, mins, maxs, *, moving=False):
