@@ -345,3 +345,28 @@ def test_lift_waits_below_a_ceiling_instead_of_crushing_the_player():
     # The lift stops less than one of its steps (3 px) short of squeezing the player.
     assert 140.0 - 32.0 - 3.0 <= platform.top <= 140.0 - 32.0
     assert 140.0 - 3.0 <= player.top <= 140.0
+
+
+@given(st.lists(st.tuples(st.integers(-6, 6), st.integers(0, 5)), min_size=1, max_size=14),
+       st.integers(-3, 3), st.integers(-3, 3),
+       st.lists(st.tuples(st.sampled_from([-7, -3, 0, 3, 7]), st.booleans()), min_size=5,
+                max_size=30))
+def test_platformer_never_overlaps_walls_or_platforms(tiles, px, py, inputs):
+    # A floor, random tiles above it, a platform moving along a diagonal, random inputs.
+    walls = sprite_list(*[solid(32, 32, 32 * i, 32 * j + 16) for i, j in set(tiles)])
+    walls.append(solid(640, 32, 0, -16))
+    platform = solid(64, 12, 0, 220)
+    platform.change_x, platform.change_y = px, py
+    platform.boundary_left, platform.boundary_right = -200, 200
+    platform.boundary_bottom, platform.boundary_top = 150, 300
+    platforms = sprite_list(platform)
+    player = solid(24, 30, 0, 400)
+    engine = sidestep_arcade.PhysicsEnginePlatformer(player, platforms=platforms, walls=walls,
+                                                     gravity_constant=1.0)
+    for speed, jump in inputs:
+        for _ in range(4):
+            player.change_x = speed
+            if jump and engine.can_jump():
+                engine.jump(10)
+            engine.update()
+            assert not collisions(player, walls, platforms)
