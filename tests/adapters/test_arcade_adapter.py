@@ -75,6 +75,14 @@ def test_one_line_switch_keeps_the_api():
             arcade.make_soft_square_texture(8, arcade.color.RED)))
 
 
+def test_player_without_an_area_is_refused_by_name():
+    player = solid(32, 32, 0, 0)
+    player.hit_box = arcade.hitbox.HitBox([(0, 0), (0, 0), (0, 0)], position=player.position)
+    engine = sidestep_arcade.PhysicsEngineSimple(player, sprite_list(solid(8, 8, 50, 0)))
+    with pytest.raises(ValueError, match="player_sprite"):
+        engine.update()
+
+
 # --------------------------------------------------------------- top-down
 def test_slides_along_wall_and_stops_in_corner():
     player = solid(30, 30, 0, 0)
