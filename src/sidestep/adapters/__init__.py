@@ -17,5 +17,21 @@ NumPy and Numba only; importing ``sidestep`` never imports an engine.
     The first-person controller itself, engine-free: WASD, mouse-look and jump
     on :class:`~sidestep.Character`, one ``update(dt, keys, mouse_delta)`` a frame.
 
+The 2D adapters share an engine-free core for players that are rectangles:
+
+``sidestep.adapters.rects``
+    :class:`~sidestep.adapters.rects.RectWorld`: axis-aligned rects moving through a
+    ``World2D`` as their centre in the world grown by the rect (any mode; the
+    caller's obstacle ids in every answer).
+``sidestep.adapters.minkowski``
+    Each family of obstacles grown by a rect (boxes, grids, convex and concave
+    polygons exactly; circles and rounded walls by polygons that contain them).
+``sidestep.adapters.outline``
+    The outline of a union of boxes as one-sided walls, so a rect sliding over a
+    floor of tiles meets no seam.
+``sidestep.adapters.grown``
+    One rect size's grown worlds (where the centre moves, and the solid pieces)
+    and whose pieces are whose.
+
 The Gymnasium environments are :mod:`sidestep.gym` (extra ``gym``).
 """
