@@ -541,9 +541,13 @@ class World3D(ObstacleIds):
         # over a big batch would wait on memory), from unit copies of the rays in
         # that order; the answers come back in that order and are put back here.
         order = _kw.ray_order(o) if n >= RAY_ORDER_ROWS else np.arange(n)
-        o, unit, md, zero = _kw.gather_rays(o, d, np.ascontiguousarray(md, dtype=float), order)
-        if zero >= 0:
-            raise ValueError(f"directions must be non-zero; directions[{zero}] is (0, 0, 0)")
+        zero = np.full(1, -1, dtype=np.int64)
+        oo, unit, mm = np.empty((n, 3)), np.empty((n, 3)), np.empty(n)
+        run_rows(_kw.gather_rays, n, o, d, np.ascontiguousarray(md, dtype=float), order, oo,
+                 unit, mm, zero)
+        if zero[0] >= 0:
+            i = int(np.flatnonzero(~np.any(d != 0.0, axis=1))[0])
+            raise ValueError(f"directions must be non-zero; directions[{i}] is (0, 0, 0)")
         owner = np.empty(n, dtype=np.int64)
         part = np.empty(n, dtype=np.int64)
         dist = np.empty(n)
@@ -551,9 +555,11 @@ class World3D(ObstacleIds):
         packed = self._store.pack()
         cast = (_kw.raycast_points_triangles if packed.flags[_kw.F_TRIANGLES]
                 else _kw.raycast_points)
-        run_rows(cast, n, packed, o, unit, md, cull, owner, part, dist, normal)
-        owner, part, dist, normal, point = _kw.put_back(order, o, unit, owner, part, dist,
-                                                        normal)
+        run_rows(cast, n, packed, oo, unit, mm, cull, owner, part, dist, normal)
+        out = (np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n),
+               np.empty((n, 3)), np.empty((n, 3)))
+        run_rows(_kw.put_back, n, order, oo, unit, owner, part, dist, normal, *out)
+        owner, part, dist, normal, point = out
         if single:
             return RayHits(bool(owner[0] >= 0), float(dist[0]), normal[0], int(owner[0]),
                            point[0], int(part[0]))

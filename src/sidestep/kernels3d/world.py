@@ -633,61 +633,62 @@ def raycast_points_triangles(world, origins, directions, max_distance, cull, own
             normal[r, 2] = nz
 
 
-@njit(cache=True)
-def gather_rays(origins, directions, max_distance, order):
-    """Copies of a batch of rays in ``order``, their directions made unit, in one pass.
+@njit(cache=True, nogil=True)
+def gather_rays(origins, directions, max_distance, order, o, u, md, zero, queue):
+    """Copies of a batch of rays in ``order``, their directions made unit.
 
-    Returns ``(origins (n, 3), units (n, 3), max_distance (n,), zero)``,
-    ``zero`` the first row (of the input) whose direction is (0, 0, 0), or -1.
-    Each unit direction is ``d / sqrt(dx^2 + dy^2 + dz^2)``, summed in that
-    order as NumPy's ``(d * d).sum(axis=1)`` does.
+    Rows ``r`` taken from ``queue`` fill ``o (n, 3)``, ``u (n, 3)`` and
+    ``md (n,)`` from row ``order[r]`` of the inputs; each unit direction is
+    ``d / sqrt(dx^2 + dy^2 + dz^2)``, summed in that order as NumPy's
+    ``(d * d).sum(axis=1)`` does. A direction of (0, 0, 0) sets ``zero[0]``
+    to its input row (the smallest such row, over all threads, is not
+    promised: any one).
     """
-    n = order.shape[0]
-    o = np.empty((n, 3))
-    u = np.empty((n, 3))
-    md = np.empty(n)
-    for r in range(n):
-        i = order[r]
-        dx = directions[i, 0]
-        dy = directions[i, 1]
-        dz = directions[i, 2]
-        norm = math.sqrt(dx * dx + dy * dy + dz * dz)
-        if norm == 0.0:
-            return o, u, md, i
-        o[r, 0] = origins[i, 0]
-        o[r, 1] = origins[i, 1]
-        o[r, 2] = origins[i, 2]
-        u[r, 0] = dx / norm
-        u[r, 1] = dy / norm
-        u[r, 2] = dz / norm
-        md[r] = max_distance[i]
-    return o, u, md, -1
+    while True:
+        first, stop = next_rows(queue)
+        if first >= stop:
+            break
+        for r in range(first, stop):
+            i = order[r]
+            dx = directions[i, 0]
+            dy = directions[i, 1]
+            dz = directions[i, 2]
+            norm = math.sqrt(dx * dx + dy * dy + dz * dz)
+            if norm == 0.0:
+                zero[0] = i
+                norm = 1.0
+            o[r, 0] = origins[i, 0]
+            o[r, 1] = origins[i, 1]
+            o[r, 2] = origins[i, 2]
+            u[r, 0] = dx / norm
+            u[r, 1] = dy / norm
+            u[r, 2] = dz / norm
+            md[r] = max_distance[i]
 
 
-@njit(cache=True)
-def put_back(order, origins, units, owner, part, distance, normal):
+@njit(cache=True, nogil=True)
+def put_back(order, origins, units, owner, part, distance, normal, out_owner, out_part,
+             out_distance, out_normal, out_point, queue):
     """The answers of a batch cast in ``order`` (see :func:`gather_rays`), in the callers' order.
 
-    Returns ``(owner, part, distance, normal, point)``: row ``order[r]`` of
-    each takes row ``r`` of the cast's; ``point = origin + distance * unit``
-    (NaN on a miss). One pass, writing in order (NumPy's fancy indexing of
-    ``(n, 3)`` rows took three times as long).
+    For the rows ``r`` taken from ``queue``, row ``order[r]`` of each
+    ``out_*`` takes row ``r`` of the cast's answers, and ``out_point`` gets
+    ``origin + distance * unit`` (NaN on a miss). NumPy's fancy indexing of
+    ``(n, 3)`` rows took three times as long.
     """
-    n = order.shape[0]
-    o = np.empty(n, dtype=np.int64)
-    p = np.empty(n, dtype=np.int64)
-    t = np.empty(n)
-    nrm = np.empty((n, 3))
-    pt = np.empty((n, 3))
-    for r in range(n):
-        i = order[r]
-        o[i] = owner[r]
-        p[i] = part[r]
-        t[i] = distance[r]
-        for a in range(3):
-            nrm[i, a] = normal[r, a]
-            pt[i, a] = origins[r, a] + distance[r] * units[r, a] if owner[r] >= 0 else math.nan
-    return o, p, t, nrm, pt
+    while True:
+        first, stop = next_rows(queue)
+        if first >= stop:
+            break
+        for r in range(first, stop):
+            i = order[r]
+            out_owner[i] = owner[r]
+            out_part[i] = part[r]
+            out_distance[i] = distance[r]
+            for a in range(3):
+                out_normal[i, a] = normal[r, a]
+                out_point[i, a] = (origins[r, a] + distance[r] * units[r, a] if owner[r] >= 0
+                                   else math.nan)
 
 
 #: Bits per axis of the cells :func:`ray_order` sorts origins into: 64 cells
