@@ -194,6 +194,51 @@ def test_glides_over_the_seam_between_two_boxes(radius):
     np.testing.assert_allclose(up.position, on.position + (0.0, 2.0), rtol=0, atol=2 * SKIN)
 
 
+def _floors():
+    # Three floors with seams every metre along y = 1: twenty boxes side by
+    # side, twenty walls chained end to end, a polygon with a corner on each
+    # seam of its top side.
+    boxes = sidestep.World2D()
+    boxes.add_boxes([(i, 0.0) for i in range(20)], [(i + 1.0, 1.0) for i in range(20)])
+    walls = sidestep.World2D()
+    walls.add_walls([(i, 1.0) for i in range(20)], [(i + 1.0, 1.0) for i in range(20)])
+    polygon = sidestep.World2D()
+    polygon.add_polygon([(0.0, 0.0), (20.0, 0.0)] + [(20.0 - i, 1.0) for i in range(21)])
+    return {"boxes": boxes, "walls": walls, "polygon": polygon}
+
+
+@pytest.mark.parametrize("family", ["boxes", "walls", "polygon"])
+@pytest.mark.parametrize("radius", [0.0, 0.05, 0.25])
+def test_slides_over_seams_pressing_down_without_climbing(family, radius):
+    # Walking along a floor made of pieces while the wish presses into it
+    # (gravity in a platformer, a top-down player hugging a wall): every seam
+    # is a piece's end lying on the next piece's face. Its round end once
+    # tilted the contact plane and threw the agent up (a point camera 2.6
+    # units, radius 0.25 by 5 mm); the many seams also used up the passes.
+    world = _floors()[family]
+    m = world.move((0.5, 1.0 + radius + 1e-6), (15.0, -0.5), radius=radius)
+    assert m.stop == "slid"
+    assert m.position[0] == pytest.approx(15.5, abs=2 * SKIN)
+    assert 1.0 + radius <= m.position[1] <= 1.0 + radius + SKIN
+    assert world.clearance(m.position) >= radius - PROMISE
+
+
+@pytest.mark.parametrize("radius", [0.0, 0.25])
+def test_a_wall_standing_on_a_floor_is_still_a_corner(radius):
+    # Not a seam: the wall's end lies on the floor, but the wall rises towards
+    # the agent, so the agent stops at it and slides up it with the wish.
+    world = sidestep.World2D()
+    world.add_walls([(0.0, 1.0), (1.0, 1.0)], [(1.0, 1.0), (1.0, 3.0)])
+    m = world.move((0.5, 1.0 + radius + 1e-6), (3.0, 0.5), radius=radius)
+    assert m.position[0] == pytest.approx(1.0 - radius, abs=2 * SKIN)
+    assert m.position[1] == pytest.approx(1.5 + radius, abs=2 * SKIN)
+    stepped = sidestep.World2D()
+    stepped.add_boxes([(0.0, 0.0), (1.0, 0.0)], [(1.0, 1.0), (2.0, 3.0)])
+    m = stepped.move((0.5, 1.0 + radius + 1e-6), (3.0, -0.3), radius=radius)
+    assert m.position[0] == pytest.approx(1.0 - radius, abs=2 * SKIN)    # in the corner
+    assert m.position[1] == pytest.approx(1.0 + radius, abs=2 * SKIN)
+
+
 @pytest.mark.parametrize("radius", [0.0, 0.3])
 def test_glides_along_a_tile_wall_past_its_corner(radius):
     world = sidestep.World2D()

@@ -56,6 +56,8 @@ KERNELS = {
     "moves:recover": ("W f f f f f F1 I1", 2),
     "world:inside_areas": ("W f f I1 L0", 2.2),
     "moves:_gather": ("W f f f f f f f F1 I1", 1.9),
+    "moves:_seams": ("W f f f f i F1 I1", 0.6),
+    "moves:_seam_row": ("W i f f f i F1 I1", 0.5),
     "moves:_separation_far": ("W f f I1", 1.4),
     "world:penetrations": ("W f f f f F1 I1", 0.7),
     "world:probe_point": ("W f f f I1", 0.6),
@@ -111,14 +113,16 @@ KERNELS = {
 #: Parts compiled before the entry kernels that call them (which then load
 #: them from the cache): the big branches of a 2D move's compile.
 _MOVE_PARTS = ("moves:recover", "world:inside_areas", "moves:_gather", "moves:_sweep",
-               "moves:_pressed", "moves:push", "moves:block")
+               "moves:_pressed", "moves:_seam_row", "moves:push", "moves:block")
 PARTS = {
     "moves:move_packed": _MOVE_PARTS,
     "moves:move_agents": _MOVE_PARTS,
     "moves:recover": ("moves:_separation_far", "world:penetrations", "world:probe_point"),
     "world:penetrations": ("world:inside_areas", "world:separation_item"),
     "world:probe_point": ("world:inside_areas", "world:separation_item"),
-    "moves:_gather": ("world:separation_item",),
+    "moves:_gather": ("world:separation_item", "moves:_seams"),
+    "moves:_seams": ("moves:_seam_row",),
+    "moves:_seam_row": ("world:separation_item",),
     "world:nearest_points": ("world:probe_point",),
     "crowd:crowd_step": _MOVE_PARTS,
     "kernels3d.moves:_gather": ("kernels3d.world:separation_prim", "kernels3d.world:sweep_prim"),
