@@ -35,6 +35,8 @@ Points2: TypeAlias = ArrayLike
 Point3: TypeAlias = tuple[float, float, float] | ArrayLike
 #: 3D points ``(n, 3)``, or one point ``(3,)`` where the call says so.
 Points3: TypeAlias = ArrayLike
+#: One point or vector of either dimension, ``(2,)`` or ``(3,)`` (a bounding volume's).
+Coords: TypeAlias = tuple[float, float] | tuple[float, float, float] | ArrayLike
 #: Points of either dimension ``(n, 2|3)`` (a bounding volume's own).
 Points: TypeAlias = ArrayLike
 #: A number, or one number per item ``(n,)`` (radii, clearances, distances).
