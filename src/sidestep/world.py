@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, cast, overload
 import numpy as np
 
 from . import tolerances, validation
-from ._types import (Family2D, FloatArray, Flags, Geometry2D, Ids, IntArray, Mode, Numbers,
+from ._types import (Family2D, FloatArray, Flags, Geometry2D, IntArray, Mode, Numbers,
                      Point2, Points2, Stop, StrPath, Table)
 from .threads import run_rows
 from .kernels import moves as _moves
@@ -32,9 +32,10 @@ if TYPE_CHECKING:
 MODES: tuple[Mode, ...] = ("slide", "push", "block", "ghost")
 _MODE_CODES: dict[str, int] = {"slide": _moves.MODE_SLIDE, "push": _moves.MODE_PUSH,
                "block": _moves.MODE_BLOCK, "ghost": _moves.MODE_GHOST}
-_STOPS: dict[int, Stop] = {_moves.STOP_DONE: "done", _moves.STOP_SLID: "slid", _moves.STOP_BLOCKED: "blocked",
-          _moves.STOP_MAX_ITERATIONS: "max_iterations", _moves.STOP_STUCK: "stuck",
-          _moves.STOP_PUSHED: "pushed"}
+_STOPS: dict[int, Stop] = {
+    _moves.STOP_DONE: "done", _moves.STOP_SLID: "slid", _moves.STOP_BLOCKED: "blocked",
+    _moves.STOP_MAX_ITERATIONS: "max_iterations", _moves.STOP_STUCK: "stuck",
+    _moves.STOP_PUSHED: "pushed"}
 
 
 _ARRAY = np.ndarray
@@ -389,7 +390,8 @@ class World2D(ObstacleIds):
             px, py = validation.xy(position, "position")
         # (mypy folds Point2's tuple into ArrayLike when it compares types, but
         # still narrows displacement to tuple[float, float] below.)
-        if type(displacement) is tuple and len(displacement) == 2:  # type: ignore[comparison-overlap]
+        if (type(displacement) is tuple  # type: ignore[comparison-overlap]
+                and len(displacement) == 2):
             dx, dy = displacement
             if not (type(dx) is float and type(dy) is float
                     and -MAX_COORDINATE <= dx <= MAX_COORDINATE

@@ -35,9 +35,10 @@ MODES: tuple[Mode, ...] = ("slide", "push", "block", "ghost")
 SIDES: tuple[Sides, ...] = ("both", "front")
 _MODE_CODES: dict[str, int] = {"slide": _moves.MODE_SLIDE, "push": _moves.MODE_PUSH,
                "block": _moves.MODE_BLOCK, "ghost": _moves.MODE_GHOST}
-_STOPS: dict[int, Stop] = {_moves.STOP_DONE: "done", _moves.STOP_SLID: "slid", _moves.STOP_BLOCKED: "blocked",
-          _moves.STOP_MAX_ITERATIONS: "max_iterations", _moves.STOP_STUCK: "stuck",
-          _moves.STOP_PUSHED: "pushed"}
+_STOPS: dict[int, Stop] = {
+    _moves.STOP_DONE: "done", _moves.STOP_SLID: "slid", _moves.STOP_BLOCKED: "blocked",
+    _moves.STOP_MAX_ITERATIONS: "max_iterations", _moves.STOP_STUCK: "stuck",
+    _moves.STOP_PUSHED: "pushed"}
 _UPS = {"x": 0, "y": 1, "z": 2}
 
 

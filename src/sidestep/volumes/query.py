@@ -17,7 +17,7 @@ Both go through the world's broadphase, then test each candidate:
 broadphase): slower, the same answers, the tests' reference.
 """
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
