@@ -60,10 +60,9 @@ def _shapes_2d(world: World2D) -> Iterator[tuple[int, Patch]]:
         yield i, Circle(c, r)
     g = world.geometry("wall")
     for i, a, b, t in zip(g["ids"], g["starts"], g["ends"], g["clearance"]):
-        # (The ignore: a wall of clearance 0 has no band, and _capsule_path gives
-        # None; draw_query then fails on the patch's missing path.)
         band = _capsule_path(np.hstack([a, b])[None], np.array([t]))
-        yield i, PathPatch(band)  # type: ignore[arg-type]
+        # A wall of clearance 0 has no band: its segment, drawn by its edge.
+        yield i, (PathPatch(band) if band is not None else Polygon(np.array([a, b])))
     g = world.geometry("box")
     for i, lo, hi in zip(g["ids"], g["mins"], g["maxs"]):
         yield i, Rectangle(lo, *(hi - lo))
