@@ -5,19 +5,11 @@ loop that calls it sixty times a second for each character mostly wants the
 new position. ``Agent.step`` runs the same kernel with the agent's own scratch
 buffers and returns two floats, three to four times cheaper per call.
 """
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from . import validation
-from ._types import FloatArray, Mode, Point2, Stop
 from .kernels import moves as _moves
 from .tolerances import MAX_COORDINATE
-
-if TYPE_CHECKING:
-    from .results import Contact
-    from .storage import Store
-    from .world import World2D
 
 
 class Agent:
@@ -49,14 +41,7 @@ class Agent:
 
     __slots__ = ("_store", "_x", "_y", "_radius", "_work")
 
-    _store: "Store"
-    _x: float
-    _y: float
-    _radius: float
-    _work: FloatArray
-
-    def __init__(self, world: "World2D", position: Point2, radius: float = 0.0,
-                 mode: Mode = "slide") -> None:
+    def __init__(self, world, position, radius=0.0, mode="slide"):
         from .world import _MODE_CODES, MODES
         p = validation.point(position, "position")
         self._store = world._store
@@ -68,7 +53,7 @@ class Agent:
         self._work[_moves.W_PARAMS:_moves.W_OUT] = (self._radius, code, *world._tolerances(),
                                                      world._max_iterations)
 
-    def step(self, dx: float, dy: float) -> tuple[float, float]:
+    def step(self, dx, dy):
         """Move by ``(dx, dy)`` in the agent's mode; returns the new ``(x, y)`` as floats."""
         if not (type(dx) is float and type(dy) is float
                 and -MAX_COORDINATE <= dx <= MAX_COORDINATE
@@ -82,29 +67,29 @@ class Agent:
         return x, y
 
     @property
-    def position(self) -> FloatArray:
+    def position(self):
         """``(2,) float64``: where the agent is."""
         return np.array([self._x, self._y])
 
     @position.setter
-    def position(self, value: Point2) -> None:
+    def position(self, value):
         p = validation.point(value, "position")
         self._x = float(p[0])
         self._y = float(p[1])
 
     @property
-    def radius(self) -> float:
+    def radius(self):
         """The agent's radius (world units)."""
         return self._radius
 
     @property
-    def stop(self) -> Stop:
+    def stop(self):
         """Why the last step ended (see :attr:`sidestep.Move.stop`)."""
         from .world import _STOPS
         return _STOPS[int(self._work[_moves.W_OUT + _moves.O_STOP])]
 
     @property
-    def contacts(self) -> "tuple[Contact, ...]":
+    def contacts(self):
         """The :class:`~sidestep.Contact` records of the last step."""
         from .world import contacts_from
         return contacts_from(self._work, int(self._work[_moves.W_OUT + _moves.O_CONTACTS]))

@@ -9,27 +9,19 @@ agents at rest stay at rest. How: :mod:`sidestep.kernels.crowd`.
 """
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, TypeVar, cast
 
 import numpy as np
-from numpy.typing import NDArray
 
 from . import validation
-from ._types import CrowdMode, FloatArray, Ids, IntArray, Numbers, Points2
 from .kernels import crowd as _kc
 from .kernels import moves as _moves
 from .threads import run_rows
 from .world import _STOPS
 
-if TYPE_CHECKING:
-    from .world import World2D
-
-_T = TypeVar("_T", bound=np.generic)
-
 #: Crowd modes: ``slide`` (agents slide round each other and the world),
 #: ``block`` (an agent whose move would leave its share of the way stays),
 #: ``ghost`` (agents ignore each other, as ``move_many``).
-CROWD_MODES: tuple[CrowdMode, ...] = ("slide", "block", "ghost")
+CROWD_MODES = ("slide", "block", "ghost")
 _MODE_CODES = {"slide": _moves.MODE_SLIDE, "block": _moves.MODE_BLOCK,
                "ghost": _moves.MODE_GHOST}
 _STOP_NAMES = np.array([_STOPS.get(code, "") for code in range(max(_STOPS) + 1)],
@@ -41,27 +33,25 @@ class CrowdStep:
     """What :meth:`Crowd.step` did."""
 
     #: ``(n,) int64``: the agents' ids, in the order of the other fields.
-    ids: IntArray
+    ids: np.ndarray
     #: ``(n, 2) float64``: where each agent ends.
-    positions: FloatArray
+    positions: np.ndarray
     #: ``(n,) int64``: the first obstacle each one touched (-1: none).
-    obstacle: IntArray
-    #: ``(n,)`` str (an object array): why each one's move ended, as
-    #: :attr:`sidestep.Move.stop`; ``"blocked"`` also when its neighbours left it no way.
-    stop: NDArray[np.object_]
-    _radii: FloatArray | None = field(repr=False, default=None)
+    obstacle: np.ndarray
+    #: ``(n,)`` str: why each one's move ended, as :attr:`sidestep.Move.stop`;
+    #: ``"blocked"`` also when its neighbours left it no way.
+    stop: np.ndarray
+    _radii: np.ndarray = field(repr=False, default=None)
     _gap: float = field(repr=False, default=0.0)
 
     @cached_property
-    def touching(self) -> IntArray:
+    def touching(self):
         """``(m, 2) int64``: ids of the pairs of agents touching at the end (within two
         skins), each pair once, lower index first; worked out on first read."""
         if not len(self.ids):
             return np.empty((0, 2), dtype=np.int64)
-        radii = cast(FloatArray, self._radii)        # Crowd.step always gives them
-        grid = _kc.grid_agents(self.positions, 2.0 * float(radii.max()) + self._gap)
-        pairs: IntArray = self.ids[_kc.touching_pairs(self.positions, radii, *grid, self._gap)]
-        return pairs
+        grid = _kc.grid_agents(self.positions, 2.0 * float(self._radii.max()) + self._gap)
+        return self.ids[_kc.touching_pairs(self.positions, self._radii, *grid, self._gap)]
 
 
 class Crowd:
@@ -96,17 +86,7 @@ class Crowd:
     __slots__ = ("_world", "_positions", "_radii", "_weights", "_ids", "_next_id",
                  "_separation", "_pressure")
 
-    _world: "World2D"
-    _positions: FloatArray
-    _radii: FloatArray
-    _weights: FloatArray
-    _ids: IntArray
-    _next_id: int
-    _separation: float | None
-    _pressure: FloatArray
-
-    def __init__(self, world: "World2D", positions: Points2, radii: Numbers,
-                 weights: Numbers | None = None, *, separation: float | None = None) -> None:
+    def __init__(self, world, positions, radii, weights=None, *, separation=None):
         from .world import World2D
         if not isinstance(world, World2D):
             raise TypeError(f"world must be a World2D, got {type(world).__name__}")
@@ -122,7 +102,7 @@ class Crowd:
         self.add(positions, radii, weights)
 
     # ------------------------------------------------------------- agents
-    def add(self, positions: Points2, radii: Numbers, weights: Numbers | None = None) -> IntArray:
+    def add(self, positions, radii, weights=None):
         """Add agents; returns their ids ``(k,) int64`` (never reused after a removal)."""
         p, _ = validation.points(positions, "positions")
         r = validation.lengths(radii, "radii", len(p), allow_zero=False)
@@ -136,7 +116,7 @@ class Crowd:
         self._next_id += len(p)
         return ids
 
-    def remove(self, ids: Ids) -> None:
+    def remove(self, ids):
         """Remove agents by id (unknown ids raise ``KeyError``; then none is removed)."""
         arr = validation.ids(ids, "ids")
         keep = ~np.isin(self._ids, arr)
@@ -149,31 +129,31 @@ class Crowd:
         self._ids = self._ids[keep]
         self._pressure = self._pressure[keep]
 
-    def __len__(self) -> int:
+    def __len__(self):
         return len(self._ids)
 
     @property
-    def ids(self) -> IntArray:
+    def ids(self):
         """``(n,) int64``: the agents' ids, in the order of :attr:`positions` (read-only)."""
         return _read_only(self._ids)
 
     @property
-    def positions(self) -> FloatArray:
+    def positions(self):
         """``(n, 2) float64``, read-only."""
         return _read_only(self._positions)
 
     @property
-    def radii(self) -> FloatArray:
+    def radii(self):
         """``(n,) float64``, read-only."""
         return _read_only(self._radii)
 
     @property
-    def weights(self) -> FloatArray:
+    def weights(self):
         """``(n,) float64``, read-only."""
         return _read_only(self._weights)
 
     # --------------------------------------------------------------- step
-    def step(self, displacements: Points2, mode: CrowdMode = "slide") -> CrowdStep:
+    def step(self, displacements, mode="slide"):
         """Move every agent at once by its displacement.
 
         Parameters
@@ -223,7 +203,7 @@ class Crowd:
                          self._radii.copy(), 2.0 * skin)
 
 
-def _weights(value: Numbers, n: int) -> FloatArray:
+def _weights(value, n):
     w = validation.as_float_array(value, "weights")
     if w.ndim == 0:
         w = np.full(n, float(w))
@@ -234,7 +214,7 @@ def _weights(value: Numbers, n: int) -> FloatArray:
     return w
 
 
-def _read_only(array: NDArray[_T]) -> NDArray[_T]:
+def _read_only(array):
     view = array.view()
     view.flags.writeable = False
     return view

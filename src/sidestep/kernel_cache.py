@@ -26,10 +26,8 @@ True
 import importlib
 import os
 import time
-from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Any
 
 #: Entry kernels (called from Python), by ``module:function``, with their
 #: argument types (``f`` float64, ``i`` int64, ``F1``/``F2`` C-contiguous
@@ -42,7 +40,7 @@ from typing import Any
 #: too, with the types their caller passes them. A bare module is one of
 #: ``sidestep.kernels``; a dotted one is under ``sidestep``
 #: (``kernels3d.moves``).
-KERNELS: dict[str, tuple[str, float]] = {
+KERNELS = {
     "moves:move_packed": ("F1 F1 f f f f", 6),
     "moves:move_agents": ("F1 F2 F2 F1 i f f f f i F2 I1", 5),
     "pairs:close_pairs_capsules": ("F2 I1 B1 f f", 10),
@@ -116,7 +114,7 @@ KERNELS: dict[str, tuple[str, float]] = {
 #: them from the cache): the big branches of a 2D move's compile.
 _MOVE_PARTS = ("moves:recover", "world:inside_areas", "moves:_gather", "moves:_sweep",
                "moves:_pressed", "moves:_seam_row", "moves:push", "moves:block")
-PARTS: dict[str, tuple[str, ...]] = {
+PARTS = {
     "moves:move_packed": _MOVE_PARTS,
     "moves:move_agents": _MOVE_PARTS,
     "moves:recover": ("moves:_separation_far", "world:penetrations", "world:probe_point"),
@@ -144,7 +142,7 @@ PARTS: dict[str, tuple[str, ...]] = {
 _BUILD = ["index:fill_index_capsules", "index:fill_index_boxes", "grid:pyramid_grid"]
 _LEVEL = _BUILD + ["grid:boundary_edges_grid", "polygon:first_crossing_polygon",
                    "polygon:signed_area_polygon"]
-COMMANDS: dict[str, list[str]] = {
+COMMANDS = {
     "demo": _BUILD + ["moves:move_packed", "world:nearest_points"],
     "render": _LEVEL + ["world:nearest_points"],
     "walk": _LEVEL + ["moves:move_agents", "world:nearest_points"],
@@ -176,16 +174,16 @@ class Warmup:
     seconds : float
         Wall time.
     """
-    compiled: tuple[str, ...]
-    cached: tuple[str, ...]
+    compiled: tuple
+    cached: tuple
     processes: int
     seconds: float
 
 
-def _types() -> dict[str, Any]:
+def _types():
     from numba import types
 
-    def array(dtype: Any, ndim: int) -> Any:
+    def array(dtype, ndim):
         return types.Array(dtype, ndim, "C")
 
     return {"f": types.float64, "i": types.int64, "b": types.boolean,
@@ -198,7 +196,7 @@ def _types() -> dict[str, Any]:
             "I2": array(types.int64, 2), "L0": types.literal(0)}
 
 
-def packed3d_type() -> Any:
+def packed3d_type():
     """The Numba type of a :class:`~sidestep.kernels3d.world.Packed3D` (any world's: it
     holds only arrays and whole numbers), made without packing one (which compiles)."""
     from numba import types
@@ -206,7 +204,7 @@ def packed3d_type() -> Any:
     from .kernels3d.bvh import BVH
     from .kernels3d.world import Packed3D
 
-    def array(dtype: Any, ndim: int) -> Any:
+    def array(dtype, ndim):
         return types.Array(dtype, ndim, "C")
 
     i64, f64, i32 = types.int64, types.float64, types.int32
@@ -217,7 +215,7 @@ def packed3d_type() -> Any:
                              array(i64, 1), tree, array(f64, 2)], Packed3D)
 
 
-def _world_type(compile: bool) -> Any:
+def _world_type(compile):
     # The packed 2D world's Numba type: the return type of unpack_world,
     # loaded from the cache, or compiled if ``compile`` (None if neither).
     from .kernels.world import unpack_world
@@ -230,7 +228,7 @@ def _world_type(compile: bool) -> Any:
     return unpack_world.overloads[signature].signature.return_type
 
 
-def kernel(name: str, compile: bool = True) -> tuple[Any, tuple[Any, ...] | None]:
+def kernel(name, compile=True):
     """The dispatcher and argument types of kernel ``name`` (``module:function``).
 
     A kernel taking the packed world (``W``) needs that type, which this
@@ -251,7 +249,7 @@ def kernel(name: str, compile: bool = True) -> tuple[Any, tuple[Any, ...] | None
     return dispatcher, tuple(names[t] for t in codes)
 
 
-def _in_cache(dispatcher: Any, signature: tuple[Any, ...]) -> bool:
+def _in_cache(dispatcher, signature):
     try:
         cache = dispatcher._cache
         key = cache._index_key(signature, dispatcher.targetctx.codegen())
@@ -260,7 +258,7 @@ def _in_cache(dispatcher: Any, signature: tuple[Any, ...]) -> bool:
         return False
 
 
-def is_cached(name: str) -> bool:
+def is_cached(name):
     """Whether Numba's cache holds entry kernel ``name`` for its signature (False if unknown).
 
     Reads the kernel's cache index only (and, for a kernel taking the packed
@@ -272,7 +270,7 @@ def is_cached(name: str) -> bool:
     return signature in dispatcher.overloads or _in_cache(dispatcher, signature)
 
 
-def _compile(name: str) -> str:
+def _compile(name):
     # In a worker: compile one kernel (Numba saves it, and every kernel it
     # calls, in the cache); return its name.
     dispatcher, signature = kernel(name)
@@ -280,14 +278,13 @@ def _compile(name: str) -> str:
     return name
 
 
-def _cores() -> int:
+def _cores():
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0))
     return os.cpu_count() or 1
 
 
-def warmup(kernels: Iterable[str] | None = None, processes: int | None = None,
-           on_start: Callable[[list[str], int], object] | None = None) -> Warmup:
+def warmup(kernels=None, processes=None, on_start=None):
     """Fill Numba's cache with sidestep's kernels, compiling the missing ones in parallel.
 
     Parameters
@@ -327,14 +324,14 @@ def warmup(kernels: Iterable[str] | None = None, processes: int | None = None,
     if missing and on_start is not None:
         on_start(missing, workers)
     order = _schedule(missing)
-    done: list[str] = []
+    done = []
     if workers > 1:
         import multiprocessing
 
         # spawn: a fresh interpreter per worker, whatever threads this one runs.
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) \
                 as pool:
-            running: set[Future[str]] = set()
+            running = set()
             while order or running:
                 # Keep every worker busy with the most urgent kernel whose parts are done.
                 for name in [n for n in order if _ready(n, done, missing)]:
@@ -350,7 +347,7 @@ def warmup(kernels: Iterable[str] | None = None, processes: int | None = None,
                   time.perf_counter() - start)
 
 
-def _with_parts(names: Iterable[str], out: list[str] | None = None) -> list[str]:
+def _with_parts(names, out=None):
     # The names, each kernel's parts (and theirs) before it.
     out = [] if out is None else out
     for name in names:
@@ -360,14 +357,14 @@ def _with_parts(names: Iterable[str], out: list[str] | None = None) -> list[str]
     return out
 
 
-def _ready(name: str, done: list[str], missing: list[str]) -> bool:
+def _ready(name, done, missing):
     return all(part in done or part not in missing for part in PARTS.get(name, ()))
 
 
-def _schedule(missing: list[str]) -> list[str]:
+def _schedule(missing):
     # Most urgent first: the longest chain of compiling that starts with the
     # kernel (its own weight plus that of the heaviest kernel waiting for it).
-    def chain(name: str) -> float:
+    def chain(name):
         after = [k for k in missing if name in PARTS.get(k, ())]
         return KERNELS[name][1] + max((chain(k) for k in after), default=0.0)
 

@@ -7,19 +7,12 @@ keeps ``alive`` and ``family`` as growable arrays indexed by id; a world class
 names its families in ``_FAMILIES`` (the store's order) and may rename some of
 them for its ``repr`` in ``_LABELS``.
 """
-from typing import TYPE_CHECKING, ClassVar
-
 import numpy as np
 
 from . import validation
-from ._types import Ids, IntArray
-
-if TYPE_CHECKING:
-    from .storage import Store
-    from .storage3d import Store3D
 
 
-def count_noun(n: int, noun: str) -> str:
+def count_noun(n, noun):
     """``n`` and ``noun``, plural unless ``n`` is 1: ``"1 box"``, ``"132 boxes"``, ``"2 meshes"``."""
     if n == 1:
         return f"1 {noun}"
@@ -29,11 +22,10 @@ def count_noun(n: int, noun: str) -> str:
 class ObstacleIds:
     """Ids, membership, families and removal of a world's obstacles (a mixin)."""
 
-    _FAMILIES: ClassVar[tuple[str, ...]] = ()
-    _LABELS: ClassVar[dict[str, str]] = {}
-    _store: "Store | Store3D"
+    _FAMILIES = ()
+    _LABELS = {}
 
-    def _known(self, ids: Ids) -> IntArray:
+    def _known(self, ids):
         """``ids`` as an ``(n,) int64`` array, each one held by this world (else ``KeyError``)."""
         arr = validation.ids(ids, "ids")
         known = self._store.alive.size
@@ -42,27 +34,27 @@ class ObstacleIds:
                 raise KeyError(f"no obstacle with id {int(i)} in this world")
         return arr
 
-    def remove(self, ids: Ids) -> None:
+    def remove(self, ids):
         """Remove obstacles by id (ids already removed or unknown raise ``KeyError``).
 
         Either every id is removed or, on an error, none is.
         """
         self._store.remove(self._known(ids))
 
-    def __len__(self) -> int:
+    def __len__(self):
         return int(self._store.alive.view().sum())
 
-    def __contains__(self, obstacle_id: object) -> "bool | np.bool_":
+    def __contains__(self, obstacle_id):
         a = self._store.alive
         return isinstance(obstacle_id, (int, np.integer)) and 0 <= obstacle_id < a.size \
             and bool(a.data[obstacle_id])
 
     @property
-    def ids(self) -> IntArray:
+    def ids(self):
         """``(n,) int64``: ids of the obstacles in the world."""
         return np.flatnonzero(self._store.alive.view()).astype(np.int64)
 
-    def family(self, obstacle_id: int) -> str:
+    def family(self, obstacle_id):
         """Family of an obstacle, one of the world's family names (``KeyError`` if unknown).
 
         ``"circle"``, ``"wall"``, ``"box"``, ``"polygon"``, ``"grid"`` in a
@@ -72,10 +64,9 @@ class ObstacleIds:
         """
         if obstacle_id not in self:
             raise KeyError(f"no obstacle with id {obstacle_id} in this world")
-        name: str = self._FAMILIES[self._store.family.data[obstacle_id]]
-        return name
+        return self._FAMILIES[self._store.family.data[obstacle_id]]
 
-    def __repr__(self) -> str:
+    def __repr__(self):
         families = self._store.family.view()[self._store.alive.view() != 0]
         counts = ", ".join(
             count_noun(int(n), self._LABELS.get(self._FAMILIES[f], self._FAMILIES[f]))

@@ -20,36 +20,19 @@ True
 >>> q.obstacle.tolist(), q.state.tolist()
 ([0, 1], [2, 1])
 """
-from __future__ import annotations      # matplotlib's types, named without importing it
-
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
-
 import numpy as np
-
-from ._types import StrPath
-
-if TYPE_CHECKING:
-    from matplotlib.axes import Axes
-    from matplotlib.patches import Patch
-    from matplotlib.typing import ColorType
-
-    from .volumes.query import Query
-    from .volumes.shapes import Volume
-    from .world import World2D
-    from .world3d import World3D
 
 #: Colours by state: intersecting, contained.
 QUERY_COLORS = {1: "tab:orange", 2: "tab:green"}
 
 
-def _ground_axes(world: World2D | World3D) -> tuple[int, ...]:
+def _ground_axes(world):
     # The two axes of a top view: x and y for 2D, the two other than up in 3D.
     up = getattr(world, "up", None)
     return (0, 1) if up is None else tuple(a for a in range(3) if a != "xyz".index(up))
 
 
-def _shapes_2d(world: World2D) -> Iterator[tuple[int, Patch]]:
+def _shapes_2d(world):
     """``(id, patch)`` of each live obstacle of a 2D world (walls as their band)."""
     from matplotlib.patches import Circle, PathPatch, Polygon, Rectangle
 
@@ -60,9 +43,7 @@ def _shapes_2d(world: World2D) -> Iterator[tuple[int, Patch]]:
         yield i, Circle(c, r)
     g = world.geometry("wall")
     for i, a, b, t in zip(g["ids"], g["starts"], g["ends"], g["clearance"]):
-        band = _capsule_path(np.hstack([a, b])[None], np.array([t]))
-        # A wall of clearance 0 has no band: its segment, drawn by its edge.
-        yield i, (PathPatch(band) if band is not None else Polygon(np.array([a, b])))
+        yield i, PathPatch(_capsule_path(np.hstack([a, b])[None], np.array([t])))
     g = world.geometry("box")
     for i, lo, hi in zip(g["ids"], g["mins"], g["maxs"]):
         yield i, Rectangle(lo, *(hi - lo))
@@ -75,7 +56,7 @@ def _shapes_2d(world: World2D) -> Iterator[tuple[int, Patch]]:
             yield i, Rectangle(o + s * np.array([c, r]), s, s)
 
 
-def _shapes_3d(world: World3D, axes: tuple[int, ...]) -> Iterator[tuple[int, Patch]]:
+def _shapes_3d(world, axes):
     """``(id, patch)`` of each live obstacle of a 3D world, seen from above."""
     from matplotlib.patches import Circle, Polygon, Rectangle
 
@@ -108,13 +89,12 @@ def _shapes_3d(world: World3D, axes: tuple[int, ...]) -> Iterator[tuple[int, Pat
         yield i, Rectangle((o[ax0], o[ax1]), (cols - 1) * s, (rows - 1) * s)
 
 
-def _outline(ax: Axes, volume: Volume, axes: tuple[int, ...], color: ColorType) -> None:
+def _outline(ax, volume, axes, color):
     """Draw the volume's outline, seen along the axis not in ``axes``."""
     from matplotlib.collections import LineCollection
     from matplotlib.patches import Circle, Polygon
 
     from .kernels3d import volumes as kv
-    from .volumes.shapes import Box, Ray
 
     pick = list(axes)
     corners = getattr(volume, "corners", None)
@@ -123,8 +103,8 @@ def _outline(ax: Axes, volume: Volume, axes: tuple[int, ...], color: ColorType) 
         ax.add_patch(Polygon(k, closed=True, fill=False, edgecolor=color, zorder=4))
         ax.update_datalim(k)
         return
-    if corners is not None or isinstance(volume, Box):
-        if isinstance(volume, Box):                         # (a frustum has its corners)
+    if corners is not None or hasattr(volume, "min"):
+        if corners is None:
             lo, hi = volume.min, volume.max
             corners = [[hi[j] if (i >> j) & 1 else lo[j] for j in range(volume.dim)]
                        for i in range(8)]
@@ -135,11 +115,11 @@ def _outline(ax: Axes, volume: Volume, axes: tuple[int, ...], color: ColorType) 
         ax.add_collection(LineCollection(lines, colors=color, zorder=4))
         ax.update_datalim(lines.reshape(-1, 2))
         return
-    if isinstance(volume, Ray):                             # a ray: to the edge of the picture
+    if hasattr(volume, "direction"):                        # a ray: to the edge of the picture
         o = np.array(volume.origin)[pick if volume.dim == 3 else [0, 1]]
         d = np.array(volume.direction)[pick if volume.dim == 3 else [0, 1]]
         if np.any(d):                                       # seen end-on: just its origin
-            ax.axline(o, o + d, color=color, zorder=4)  # type: ignore[arg-type]  # (2,) arrays
+            ax.axline(o, o + d, color=color, zorder=4)
         ax.plot(*o, "o", color=color, zorder=4)
         return
     start = getattr(volume, "start", getattr(volume, "center", getattr(volume, "position", None)))
@@ -152,8 +132,7 @@ def _outline(ax: Axes, volume: Volume, axes: tuple[int, ...], color: ColorType) 
     ax.update_datalim(np.vstack([p - r, p + r]))
 
 
-def draw_query(ax: Axes, world: World2D | World3D, volume: Volume, *, color: ColorType = "0.35",
-               view_color: ColorType = "tab:blue", base: bool = True) -> Query:
+def draw_query(ax, world, volume, *, color="0.35", view_color="tab:blue", base=True):
     """Draw ``world``, ``volume``'s outline and the obstacles ``world.query(volume)`` returns.
 
     Parameters
@@ -176,12 +155,10 @@ def draw_query(ax: Axes, world: World2D | World3D, volume: Volume, *, color: Col
     """
     from matplotlib.collections import PatchCollection
 
-    from .world3d import World3D
-
     q = world.query(volume)
     state = dict(zip(q.obstacle.tolist(), q.state.tolist()))
     axes = _ground_axes(world)
-    if isinstance(world, World3D):                          # (only a World3D has an up axis)
+    if hasattr(world, "up"):
         shapes = list(_shapes_3d(world, axes))
         if base:
             others = [p for i, p in shapes if int(i) not in state]
@@ -205,8 +182,7 @@ def draw_query(ax: Axes, world: World2D | World3D, volume: Volume, *, color: Col
     return q
 
 
-def save_query(world: World2D | World3D, volume: Volume, out: StrPath, *,
-               title: str | None = None) -> Query:
+def save_query(world, volume, out, *, title=None):
     """Draw :func:`draw_query` on a figure of its own and save it at ``out``.
 
     The extension picks the format (PNG, SVG, ...). Returns the query drawn.

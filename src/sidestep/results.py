@@ -3,9 +3,8 @@
 Shapes are given for 2D; in 3D every ``2`` is a ``3`` and the records carry a ``part``.
 """
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, overload
 
-from ._types import BoolArray, FloatArray, IntArray, Stop
+import numpy as np
 
 _new = object.__new__
 
@@ -17,17 +16,17 @@ class Contact:
     #: Id of the obstacle touched.
     obstacle: int
     #: ``(2,) float64``: the point of the obstacle's surface where it was touched.
-    point: FloatArray
+    point: np.ndarray
     #: ``(2,) float64``: unit normal at that point, from the obstacle towards the agent.
-    normal: FloatArray
+    normal: np.ndarray
     #: Part of the requested displacement travelled when the contact was made, in [0, 1].
     fraction: float
     #: 3D: which part of the obstacle was touched (a mesh's triangle), -1 for a
     #: whole obstacle; None in 2D.
-    part: int | None = None
+    part: object = None
 
 
-def contacts_from_rows(rows: FloatArray) -> tuple[Contact, ...]:
+def contacts_from_rows(rows):
     """Contact rows as the move kernels write them, as a tuple of :class:`Contact` records.
 
     ``rows : (n, 6) float64``, one ``[obstacle, point x, point y, normal x,
@@ -47,24 +46,16 @@ class _LazyContacts:
     ``contacts`` wins over it.
     """
 
-    @overload
-    def __get__(self, move: None, owner: type | None = None) -> "_LazyContacts": ...
-
-    @overload
-    def __get__(self, move: "Move", owner: type | None = None) -> tuple[Contact, ...]: ...
-
-    def __get__(self, move: "Move | None",
-                owner: type | None = None) -> "tuple[Contact, ...] | _LazyContacts":
+    def __get__(self, move, owner=None):
         if move is None:      # on the class: the field has no default
             raise AttributeError("contacts")
         state = move.__dict__
         rows = state.get("_rows")
         if rows is None:      # another thread built them meanwhile
-            built: tuple[Contact, ...] = state["contacts"]
-            return built
+            return state["contacts"]
         # Stored before the rows go, and only if no other thread stored first:
         # every reader gets the same tuple.
-        found: tuple[Contact, ...] = state.setdefault("contacts", contacts_from_rows(rows))
+        found = state.setdefault("contacts", contacts_from_rows(rows))
         state.pop("_rows", None)
         return found
 
@@ -74,16 +65,13 @@ class Move:
     """What :meth:`World2D.move` did, and why it ended where it did."""
 
     #: ``(2,) float64``: where the agent ends.
-    position: FloatArray
+    position: np.ndarray
     #: Whether anything stopped, turned or pushed the agent.
     hit: bool
     #: The obstacles involved, one :class:`Contact` each, in the order met.
     #: (Not a default: ``dataclass`` sees none, as the descriptor refuses
-    #: reads on the class; type checkers are shown the field alone.)
-    if TYPE_CHECKING:
-        contacts: tuple[Contact, ...]
-    else:
-        contacts: tuple = _LazyContacts()
+    #: reads on the class.)
+    contacts: tuple = _LazyContacts()
     #: Why the move ended: ``"done"`` (reached the target untouched), ``"slid"``
     #: (contacts turned the move and it went on along them as far as they allow),
     #: ``"blocked"`` (it came to rest against contacts with no way along them:
@@ -91,18 +79,17 @@ class Move:
     #: ``"pushed"`` (push mode pushed the agent out), ``"max_iterations"`` (slide
     #: ran out of passes with motion left) or ``"stuck"`` (started overlapping
     #: and found no free spot).
-    stop: Stop
+    stop: str
     #: Whether the agent started overlapping and was first moved to a free spot.
     recovered: bool = False
 
-    def __getstate__(self) -> dict[str, Any]:
+    def __getstate__(self):
         # Copies and pickles hold the Contact records, never the raw rows.
         self.contacts      # builds them if not yet built
         return self.__dict__
 
 
-def move_record(position: FloatArray, hit: bool, rows: FloatArray | tuple[()], stop: Stop,
-                recovered: bool) -> Move:
+def move_record(position, hit, rows, stop, recovered):
     """A :class:`Move` made without the dataclass ``__init__`` (a third of a move's cost).
 
     ``rows`` holds the contacts as :func:`contacts_from_rows` takes them (an
@@ -129,16 +116,16 @@ class Nearest:
     """Nearest obstacle surface to each query point (arrays of length n; one point: scalars)."""
 
     #: ``(n,) int64``: id of the nearest obstacle, -1 in an empty world.
-    obstacle: IntArray | int
+    obstacle: np.ndarray
     #: ``(n,) float64``: signed distance to its surface, negative inside; inf if none.
-    distance: FloatArray | float
+    distance: np.ndarray
     #: ``(n, 2) float64``: the nearest surface point (NaN if none).
-    point: FloatArray
+    point: np.ndarray
     #: ``(n, 2) float64``: unit normal there, out of the obstacle (NaN if none).
-    normal: FloatArray
+    normal: np.ndarray
     #: 3D: ``(n,) int64``, the part of the obstacle nearest (a mesh's triangle,
     #: -1 for a whole obstacle); None in 2D.
-    part: IntArray | int | None = None
+    part: object = None
 
 
 @dataclass(frozen=True)
@@ -146,15 +133,15 @@ class RayHits:
     """First obstacle surface along each ray (arrays of length n; one ray: scalars)."""
 
     #: ``(n,) bool``: whether the ray hit within its ``max_distance``.
-    hit: BoolArray | bool
+    hit: np.ndarray
     #: ``(n,) float64``: distance along the ray to the hit, inf on a miss.
-    distance: FloatArray | float
+    distance: np.ndarray
     #: ``(n, 2) float64``: unit surface normal at the hit, towards the ray's origin side; 0 on a miss.
-    normal: FloatArray
+    normal: np.ndarray
     #: ``(n,) int64``: id of the obstacle hit, -1 on a miss.
-    obstacle: IntArray | int
+    obstacle: np.ndarray
     #: ``(n, 2) float64``: the hit point (NaN on a miss).
-    point: FloatArray
+    point: np.ndarray
     #: 3D: ``(n,) int64``, the part hit (a mesh's triangle; -1 for a whole
     #: obstacle or a miss); None in 2D.
-    part: IntArray | int | None = None
+    part: object = None

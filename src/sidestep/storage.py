@@ -5,12 +5,8 @@ world as one flat buffer (see :func:`~sidestep.kernels.world.unpack_world`)
 and rebuilds the broadphase only after obstacles were added (removal just
 clears the ``alive`` flag, in the buffers too).
 """
-from typing import Any
-
 import numpy as np
-from numpy.typing import DTypeLike, NDArray
 
-from ._types import FloatArray, IntArray
 from .kernels import world as _kw
 from .kernels.grid import pyramid_grid
 from .kernels.index import Index, fill_index_boxes, fill_index_capsules
@@ -30,11 +26,11 @@ _INDEX_PAD = 1e-6
 class Growable:
     """A numpy array with amortised appends along its first axis."""
 
-    def __init__(self, shape_tail: tuple[int, ...] = (), dtype: DTypeLike = np.float64) -> None:
-        self.data: NDArray[Any] = np.empty((16,) + shape_tail, dtype=dtype)
+    def __init__(self, shape_tail=(), dtype=np.float64):
+        self.data = np.empty((16,) + shape_tail, dtype=dtype)
         self.size = 0
 
-    def extend(self, rows: NDArray[Any]) -> None:
+    def extend(self, rows):
         need = self.size + len(rows)
         if need > len(self.data):
             grown = np.empty((max(need, 2 * len(self.data)),) + self.data.shape[1:],
@@ -44,14 +40,14 @@ class Growable:
         self.data[self.size:need] = rows
         self.size = need
 
-    def view(self) -> NDArray[Any]:
+    def view(self):
         return self.data[:self.size]
 
 
 class Store:
     """Obstacle arrays (structure of arrays) with stable integer ids."""
 
-    def __init__(self) -> None:
+    def __init__(self):
         self.item_geometry = Growable((_kw.ITEM,))   # [ax, ay, bx, by, thickness, one-sided]
         self.item_owner = Growable((), np.int64)
         self.area_kind = Growable((), np.int64)
@@ -59,19 +55,17 @@ class Store:
         self.area_bounds = Growable((4,))
         self.area_ref = Growable((2,), np.int64)
         self.polygon_vertices = Growable((2,))
-        self.grid_tables: list[NDArray[np.uint8]] = []   # per grid: (rows, cols) uint8
+        self.grid_tables = []                # per grid: (rows, cols) uint8
         self.grid_frame = Growable((3,))    # cell_size, origin_x, origin_y
         self.alive = Growable((), np.uint8)
         self.family = Growable((), np.int8)
         self.first_item = Growable((), np.int64)
         self.item_count = Growable((), np.int64)
         self.area_of = Growable((), np.int64)
-        self._packed: FloatArray | None = None
+        self._packed = None
 
     # ------------------------------------------------------------------ adding
-    def add(self, family: str, items_per_obstacle: int, items: FloatArray,
-            area: tuple[IntArray, FloatArray, IntArray] | None = None,
-            count: int | None = None) -> IntArray:
+    def add(self, family, items_per_obstacle, items, area=None, count=None):
         """Append obstacles of one ``family``; returns their ids.
 
         ``items (count * items_per_obstacle, 5)`` are their capsules in order
@@ -103,20 +97,19 @@ class Store:
         self._packed = None
         return ids
 
-    def add_polygon_vertices(self, vertices: FloatArray) -> tuple[int, int]:
+    def add_polygon_vertices(self, vertices):
         """Store a polygon's vertices; returns ``(first, count)`` for its area ref."""
         first = self.polygon_vertices.size
         self.polygon_vertices.extend(vertices)
         return first, len(vertices)
 
-    def add_grid_table(self, blocked: NDArray[np.bool_], cell_size: float,
-                       origin: FloatArray) -> int:
+    def add_grid_table(self, blocked, cell_size, origin):
         """Store a grid's table and frame; returns its grid number."""
         self.grid_tables.append(np.ascontiguousarray(blocked, dtype=np.uint8))
         self.grid_frame.extend(np.array([[cell_size, origin[0], origin[1]]]))
         return len(self.grid_tables) - 1
 
-    def remove(self, ids: IntArray) -> None:
+    def remove(self, ids):
         """Mark ``ids`` removed (the broadphase skips them; no rebuild needed, unless a
         one-sided wall goes: its neighbours' corners change)."""
         self.alive.data[ids] = 0
@@ -128,14 +121,14 @@ class Store:
             small[ints[_kw.H_S_ALIVE] + ids] = 0
             ints[_kw.H_REMOVED] = 1
 
-    def nbytes(self) -> int:
+    def nbytes(self):
         """Bytes held: the obstacle arrays (with their spare capacity) and the packed copy."""
         held = sum(v.data.nbytes for v in vars(self).values() if isinstance(v, Growable))
         held += sum(t.nbytes for t in self.grid_tables)
         return held + (self._packed.nbytes if self._packed is not None else 0)
 
     # --------------------------------------------------------------- packing
-    def pack(self) -> FloatArray:
+    def pack(self):
         """The world as kernels take it: one float64 buffer (see
         :func:`~sidestep.kernels.world.unpack_world`); rebuilds the broadphase if
         obstacles were added."""
@@ -143,7 +136,7 @@ class Store:
             self._packed = self._build()
         return self._packed
 
-    def _build(self) -> FloatArray:
+    def _build(self):
         geometry = self.item_geometry.view()
         bounds = self.area_bounds.view()
         # Every grid's table (with its pyramid of solid blocks) in turn, and
@@ -172,7 +165,7 @@ class Store:
                         self.grid_frame.view(), self.alive.view())
 
 
-def split_blob(blob: FloatArray) -> tuple[IntArray, FloatArray, NDArray[np.int32]]:
+def split_blob(blob):
     """The int64, float64 and int32 parts of a packed world, as numpy views of ``blob``."""
     n_ints = int(blob[:_kw.HEADER].view(np.int64)[_kw.H_N_INTS])
     n_floats = int(blob[:_kw.HEADER].view(np.int64)[_kw.H_N_FLOATS])
@@ -180,10 +173,8 @@ def split_blob(blob: FloatArray) -> tuple[IntArray, FloatArray, NDArray[np.int32
             blob[n_ints + n_floats:].view(np.int32))
 
 
-def _flatten(geometry: FloatArray, owner: IntArray, items: Any, kind: IntArray,
-             area_owner: IntArray, bounds: FloatArray, ref: IntArray, areas: Any,
-             vertices: FloatArray, cells: NDArray[np.int32], shape: IntArray, frame: FloatArray,
-             alive: NDArray[np.uint8]) -> FloatArray:
+def _flatten(geometry, owner, items, kind, area_owner, bounds, ref, areas, vertices, cells,
+             shape, frame, alive):
     """One flat buffer in the layout :func:`~sidestep.kernels.world.unpack_world` reads."""
     header = np.zeros(_kw.HEADER, dtype=np.int64)
     header[[_kw.H_ITEMS, _kw.H_AREAS, _kw.H_VERTICES, _kw.H_GRIDS, _kw.H_IDS]] = \
@@ -206,8 +197,7 @@ def _flatten(geometry: FloatArray, owner: IntArray, items: Any, kind: IntArray,
     header[_kw.H_REMOVED] = int(not np.all(alive))
     header[_kw.H_ONE_SIDED] = int(np.count_nonzero((geometry[:, 5] != 0) & (alive[owner] != 0)))
 
-    def join(parts: list[tuple[int, NDArray[Any]]], dtype: DTypeLike,
-             at: int = 0) -> list[NDArray[Any]]:
+    def join(parts, dtype, at=0):
         chunks = []
         for slot, arr in parts:
             header[slot] = at
@@ -233,7 +223,7 @@ def _flatten(geometry: FloatArray, owner: IntArray, items: Any, kind: IntArray,
     return blob
 
 
-def _with_corners(geometry: FloatArray, alive: NDArray[np.bool_]) -> FloatArray:
+def _with_corners(geometry, alive):
     """``geometry`` with the side codes of its live one-sided walls, corners included.
 
     Walls meet where one's end equals another's start exactly; a corner met
@@ -263,7 +253,7 @@ def _with_corners(geometry: FloatArray, alive: NDArray[np.bool_]) -> FloatArray:
     return out
 
 
-def _spatial_order(geometry: FloatArray) -> IntArray:
+def _spatial_order(geometry):
     """Order of items along a Z (Morton) curve over their midpoints, on a 65536^2 lattice."""
     if len(geometry) < 2:
         return np.arange(len(geometry))
@@ -278,7 +268,7 @@ def _spatial_order(geometry: FloatArray) -> IntArray:
     return np.argsort(key, kind="stable")
 
 
-def _build_index_capsules(geometry: FloatArray, area_bounds: FloatArray) -> Any:
+def _build_index_capsules(geometry, area_bounds):
     """Choose the cell size and build the item broadphase over the world's box.
 
     Cells are about as large as the typical obstacle and at least as large as

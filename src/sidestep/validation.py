@@ -5,11 +5,9 @@ world as it was.
 """
 import math
 import numbers
-from typing import Any
 
 import numpy as np
 
-from ._types import FloatArray, IntArray
 from .tolerances import MAX_COORDINATE
 
 _FLOAT64 = np.dtype(np.float64)
@@ -19,7 +17,7 @@ _TOO_LARGE = (f"must be within +-{MAX_COORDINATE:g} (sidestep's tolerances are m
               "coordinates below about 1e8)")
 
 
-def as_float_array(value: object, name: str) -> FloatArray:
+def as_float_array(value, name):
     """``value`` as a float64 array; text, complex numbers and non-numbers are a TypeError."""
     if isinstance(value, (str, bytes)) or value is None:
         raise TypeError(f"{name} must be numbers, got {type(value).__name__}")
@@ -42,7 +40,7 @@ def as_float_array(value: object, name: str) -> FloatArray:
         raise TypeError(f"{name} must be numbers: {exc}") from None
 
 
-def _check_finite(arr: FloatArray, name: str) -> None:
+def _check_finite(arr, name):
     """Every value finite and within ``MAX_COORDINATE`` (NaN fails the comparison too)."""
     ok = np.abs(arr) <= MAX_COORDINATE
     if not np.all(ok):
@@ -54,8 +52,7 @@ def _check_finite(arr: FloatArray, name: str) -> None:
         raise ValueError(f"{name} {_TOO_LARGE}; found {value:g}{where}")
 
 
-def points(value: object, name: str, *, allow_single: bool = True,
-           dim: int = 2) -> tuple[FloatArray, bool]:
+def points(value, name, *, allow_single=True, dim=2):
     """``value`` as an ``(n, dim)`` float64 array; returns ``(array, was_single)``.
 
     A single point ``(dim,)`` is accepted when ``allow_single`` and reported so
@@ -74,7 +71,7 @@ def points(value: object, name: str, *, allow_single: bool = True,
     return np.ascontiguousarray(arr), single
 
 
-def point(value: object, name: str, dim: int = 2) -> FloatArray:
+def point(value, name, dim=2):
     """``value`` as a finite ``(dim,)`` float64 array."""
     arr = as_float_array(value, name)
     if arr.shape != (dim,):
@@ -84,7 +81,7 @@ def point(value: object, name: str, dim: int = 2) -> FloatArray:
     return arr
 
 
-def xy(value: Any, name: str) -> tuple[float, float]:
+def xy(value, name):
     """``value``, one 2D point, as two floats ``(x, y)``.
 
     Tuples and lists of two plain numbers, the common case in a game loop, take
@@ -106,7 +103,7 @@ def xy(value: Any, name: str) -> tuple[float, float]:
     return float(p[0]), float(p[1])
 
 
-def _float(value: Any, name: str) -> float:
+def _float(value, name):
     """A real number as a float; a Python int beyond float range is a ValueError."""
     try:
         return float(value)
@@ -115,7 +112,7 @@ def _float(value: Any, name: str) -> float:
                          f"{len(str(abs(value)))} digits") from None
 
 
-def number(value: object, name: str) -> float:
+def number(value, name):
     """``value``, one real number, as a float within ``MAX_COORDINATE``.
 
     Bools count as 0 and 1, as they do in the arrays :func:`points` reads.
@@ -131,7 +128,7 @@ def number(value: object, name: str) -> float:
     return value
 
 
-def lengths(value: object, name: str, n: int, *, allow_zero: bool = True) -> FloatArray:
+def lengths(value, name, n, *, allow_zero=True):
     """``value`` (scalar or ``(n,)``) as an ``(n,)`` float64 array of finite lengths >= 0."""
     arr = as_float_array(value, name)
     if arr.ndim == 0:
@@ -147,7 +144,7 @@ def lengths(value: object, name: str, n: int, *, allow_zero: bool = True) -> Flo
     return np.ascontiguousarray(arr)
 
 
-def flags(value: object, name: str, n: int) -> FloatArray:
+def flags(value, name, n):
     """``value`` (one bool or ``(n,)`` bools) as an ``(n,)`` float64 array of 0.0/1.0."""
     arr = np.asarray(value)
     if arr.dtype != bool:
@@ -160,8 +157,7 @@ def flags(value: object, name: str, n: int) -> FloatArray:
     return arr.astype(np.float64)
 
 
-def length(value: object, name: str, *, allow_zero: bool = True,
-           allow_inf: bool = False) -> float:
+def length(value, name, *, allow_zero=True, allow_inf=False):
     """``value`` as one float length (>= 0, or > 0 when not ``allow_zero``)."""
     if type(value) is float:          # the common case, without the ABC checks below
         v = value
@@ -181,7 +177,7 @@ def length(value: object, name: str, *, allow_zero: bool = True,
     return v
 
 
-def choice(value: object, name: str, options: tuple[str, ...]) -> str:
+def choice(value, name, options):
     """``value`` as one of ``options`` (strings)."""
     if not isinstance(value, str) or value not in options:
         raise ValueError(f"{name} must be one of {', '.join(repr(o) for o in options)}; "
@@ -189,7 +185,7 @@ def choice(value: object, name: str, options: tuple[str, ...]) -> str:
     return value
 
 
-def ids(value: object, name: str) -> IntArray:
+def ids(value, name):
     """``value`` (an int or ints) as a 1-D int64 array."""
     arr = np.asarray(value)
     if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.integer) or arr.size == 0):
@@ -197,8 +193,7 @@ def ids(value: object, name: str) -> IntArray:
     return arr.astype(np.int64).reshape(-1)
 
 
-def mesh(vertices: object, triangles: object, *,
-         names: tuple[str, str] = ("vertices", "triangles")) -> tuple[FloatArray, IntArray]:
+def mesh(vertices, triangles, *, names=("vertices", "triangles")):
     """A triangle mesh's arrays, checked: ``(n, 3)`` float64 corners, ``(m, 3)`` int64 indices.
 
     Parameters
@@ -252,9 +247,9 @@ def mesh(vertices: object, triangles: object, *,
     if t.dtype.kind == "f":
         whole = np.isfinite(t) & (t == np.round(t))
         if not np.all(whole):
-            at = tuple(int(i) for i in np.argwhere(~whole)[0])
-            raise ValueError(f"{tname} must be whole corner indices; found {t[at]} at index "
-                             f"{at}")
+            bad = tuple(int(i) for i in np.argwhere(~whole)[0])
+            raise ValueError(f"{tname} must be whole corner indices; found {t[bad]} at index "
+                             f"{bad}")
         if np.any(np.abs(t) > 2.0 ** 62):
             raise ValueError(f"{tname} holds an index too large for int64")
     elif t.dtype.kind not in "iu":

@@ -190,3 +190,27 @@ def random_world(rng, n, offset=(0.0, 0.0, 0.0)):
     tris = [(i, i + 1, i + 2) for i in range(0, 27, 3)]
     world.add_mesh(v, tris)
     return world
+
+
+@pytest.mark.parametrize("radius", [0.0, 0.05, 0.25])
+def test_slides_over_a_floor_of_boxes_pressing_down_without_climbing(radius):
+    # Twenty boxes side by side with flush tops: the edge where one meets the
+    # next lies on the next's top, and its plane was its edge's tangent,
+    # tilted towards the agent (a point thrown 2.6 units up, a sphere of
+    # radius 0.25 5 mm); the seams also used up the passes.
+    world = sidestep.World3D()
+    world.add_boxes([(i, -1.0, -2.0) for i in range(20)], [(i + 1.0, 0.0, 2.0) for i in range(20)])
+    m = world.move((0.5, radius + 1e-6, 0.0), (15.0, -0.5, 0.0), radius=radius)
+    assert m.stop == "slid"
+    assert m.position[0] == pytest.approx(15.5, abs=2e-6)
+    assert radius <= m.position[1] <= radius + 1e-6
+    capsule = world.move((0.5, 0.9 + 1e-6, 0.0), (15.0, -0.5, 3.0), radius=0.3, height=1.8)
+    np.testing.assert_allclose(capsule.position, (15.5, 0.9, 3.0), atol=2e-6)
+
+
+def test_a_box_rising_beside_a_floor_box_is_still_a_wall():
+    world = sidestep.World3D()
+    world.add_boxes([(0.0, -1.0, -2.0), (1.0, -1.0, -2.0)], [(1.0, 0.0, 2.0), (2.0, 2.0, 2.0)])
+    m = world.move((0.5, 0.25 + 1e-6, 0.0), (3.0, -0.3, 0.0), radius=0.25)
+    assert m.position[0] == pytest.approx(0.75, abs=2e-6)
+    assert m.position[1] == pytest.approx(0.25, abs=2e-6)

@@ -30,19 +30,16 @@ saved. :func:`save` writes sidestep's own scene format
 The Tiled and image readers need the ``levels`` extra
 (``pip install sidestep[levels]``: pytiled-parser, Pillow).
 """
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-from .._types import StrPath
-from ..level import Level, LevelError
+from ..level import LevelError
 from . import image, meshes, movingai, navmesh, scene, tiled, wad
 from .scene import save
 
 __all__ = ["load", "save", "EXTENSIONS"]
 
 
-def _read_json(path: Path, **options: Any) -> Level:
+def _read_json(path, **options):
     """A ``.json`` file: a sidestep scene if it says so, else a Tiled JSON map."""
     data = scene.parse_json(path.read_bytes(), path)
     if scene.is_scene(data):
@@ -54,7 +51,7 @@ def _read_json(path: Path, **options: Any) -> Level:
 
 
 #: Each supported extension: its reader and the options that reader takes.
-EXTENSIONS: dict[str, tuple[Callable[..., Level], tuple[str, ...]]] = {
+EXTENSIONS = {
     ".json": (_read_json, ("layers",)),
     ".toml": (scene.read_scene, ()),
     ".tmx": (tiled.read_tiled, ("layers",)),
@@ -71,7 +68,7 @@ EXTENSIONS: dict[str, tuple[Callable[..., Level], tuple[str, ...]]] = {
 }
 
 
-def load(path: StrPath, **options: Any) -> Level:
+def load(path, **options):
     """Read a level file; the reader is picked by the extension (see the module table).
 
     Parameters

@@ -24,9 +24,10 @@ from ..kernels.moves import (MODE_BLOCK, MODE_GHOST, MODE_PUSH, MODE_SLIDE,  # n
                              STOP_SLID, STOP_STUCK)
 from ..kernels.row_queue import next_rows
 from .planes import solve_planes
-from .world import (MAX_PLANES, S_BOUNDS, S_NORMALS, S_OWNERS, S_PARTS, S_POINTS, S_PRIMS,
-                    S_SEPARATIONS, SCRATCH_FLOATS, SCRATCH_INTS, candidates, core,
-                    penetrations, prim_alive, separation_prim, sweep_prim, world_radius)
+from .world import (MAX_PLANES, P_COUNT, P_FIRST, P_NX, P_NY, P_NZ, PRIM_BOX, PRIM_POLYGON,
+                    S_BOUNDS, S_NORMALS, S_OWNERS, S_PARTS, S_POINTS, S_PRIMS, S_SEPARATIONS,
+                    SCRATCH_FLOATS, SCRATCH_INTS, candidates, core, penetrations, prim_alive,
+                    separation_prim, sweep_prim, world_radius)
 
 #: Rows of the contact buffer: [obstacle, part, point (3), normal (3), fraction].
 CONTACT_FIELDS = 9
@@ -50,6 +51,12 @@ _TOLERANCE = 1e-3
 #: A plane is pressed when the straight motion would bring its obstacle
 #: closer than this (in skins).
 _PRESS = 0.375
+#: A point within this many skins of a primitive (or inside it) lies on it,
+#: and a primitive rising no more than this above a face's plane lies along
+#: it: a seam (:func:`_seam_row`).
+_SEAM = 1.0
+#: Passes a slide may spend crossing seams on top of ``max_iterations``.
+SEAM_PASSES = 64
 
 
 @njit(cache=True)
@@ -244,11 +251,107 @@ def _gather(world, px, py, pz, half, up, rx, ry, rz, radius, skin, margin, wf, w
                 hnx = fnx
                 hny = fny
                 hnz = fnz
+    if n_planes > 1:
+        _seams(world, ax, ay, az, bx, by, bz, radius, skin, n_planes, wf, wi)
     for t in range(n_planes):
         if wf[S_SEPARATIONS + t] < worst:
             worst = wf[S_SEPARATIONS + t]
             worst_row = t
     return n_planes, worst, worst_row, fraction, hit, hnx, hny, hnz
+
+
+@njit(cache=True)
+def _support(world, e, nx, ny, nz):
+    # The largest n . x over primitive e (a box's corners, a panel's or a
+    # triangle's); inf for round ones (a sphere or a cylinder is never a seam).
+    p = world.params[e]
+    k = world.kind[e]
+    if k == PRIM_BOX:
+        return max(nx * p[0], nx * p[3]) + max(ny * p[1], ny * p[4]) + max(nz * p[2], nz * p[5])
+    if k == PRIM_POLYGON:
+        best = -math.inf
+        first = int(p[P_FIRST])
+        for c in range(int(p[P_COUNT])):
+            v = world.loop[first + c]
+            best = max(best, nx * world.vertices[v, 0] + ny * world.vertices[v, 1]
+                       + nz * world.vertices[v, 2])
+        return best
+    return math.inf
+
+
+@njit(cache=True)
+def _face_plane(world, e, nx, ny, nz):
+    # Whether n is the normal of one of primitive e's faces (a box's side, a
+    # panel's or triangle's plane, either way): a contact on a face, not on an
+    # edge or corner (whose planes are tilted tangents).
+    k = world.kind[e]
+    if k == PRIM_BOX:
+        return (nx == 0.0 and ny == 0.0) or (nx == 0.0 and nz == 0.0) or \
+            (ny == 0.0 and nz == 0.0)
+    if k == PRIM_POLYGON:
+        p = world.params[e]
+        return abs(abs(nx * p[P_NX] + ny * p[P_NY] + nz * p[P_NZ]) - 1.0) <= 1e-12
+    return False
+
+
+@njit(cache=True)
+def _seam_row(world, e, qx, qy, qz, skin, n_planes, wf, wi):
+    """The contact row whose face makes a seam with primitive ``e`` at ``q``, or -1.
+
+    A seam (the 3D counterpart of :func:`sidestep.kernels.moves._seam_row`):
+    ``q`` lies within ``_SEAM`` skins of the row's primitive, or in it; the
+    row touches the agent with a face (its plane is that face's); and ``e``
+    lies wholly on or behind that face's plane (a box beside a box, flush: not
+    a step rising above it).
+    """
+    for j in range(n_planes):
+        f = wi[S_PRIMS + j]
+        if f == e:
+            continue
+        mx = wf[S_NORMALS + 3 * j]
+        my = wf[S_NORMALS + 3 * j + 1]
+        mz = wf[S_NORMALS + 3 * j + 2]
+        if not _face_plane(world, f, mx, my, mz):
+            continue
+        if separation_prim(world, f, qx, qy, qz, qx, qy, qz)[0] > _SEAM * skin:
+            continue
+        level = (mx * wf[S_POINTS + 3 * j] + my * wf[S_POINTS + 3 * j + 1]
+                 + mz * wf[S_POINTS + 3 * j + 2])
+        if _support(world, e, mx, my, mz) - level <= _SEAM * skin:
+            return j
+    return -1
+
+
+@njit(cache=True)
+def _seams(world, ax, ay, az, bx, by, bz, radius, skin, n_planes, wf, wi):
+    """Contact planes at a seam take the plane of the face beside them.
+
+    Two boxes side by side with flush tops, a panel continuing a panel: the
+    edge where they meet lies on the other's face, and its plane is the
+    tangent of that edge, tilted towards the agent; solved with the face
+    beside it, that tilt threw an agent pressing down over a floor of 20
+    boxes upwards (a point 2.6 units, radius 0.25 by 5 mm). Such a plane
+    takes the face's plane (:func:`_seam_row`). Only the direction the
+    solver slides along changes; the sweeps test every primitive as it is.
+    Meshes have active edges for this already.
+    """
+    for i in range(n_planes):
+        qx = wf[S_POINTS + 3 * i]
+        qy = wf[S_POINTS + 3 * i + 1]
+        qz = wf[S_POINTS + 3 * i + 2]
+        j = _seam_row(world, wi[S_PRIMS + i], qx, qy, qz, skin, n_planes, wf, wi)
+        if j < 0:
+            continue
+        mx = wf[S_NORMALS + 3 * j]
+        my = wf[S_NORMALS + 3 * j + 1]
+        mz = wf[S_NORMALS + 3 * j + 2]
+        wf[S_NORMALS + 3 * i] = mx
+        wf[S_NORMALS + 3 * i + 1] = my
+        wf[S_NORMALS + 3 * i + 2] = mz
+        # The core's end nearest the face's plane, a radius away.
+        sep = min(mx * (ax - qx) + my * (ay - qy) + mz * (az - qz),
+                  mx * (bx - qx) + my * (by - qy) + mz * (bz - qz)) - radius
+        wf[S_BOUNDS + i] = 0.5 * skin - sep
 
 
 @njit(cache=True)
@@ -346,15 +449,18 @@ def slide(world, px, py, pz, dx, dy, dz, half, up, radius, skin, margin, slack, 
     travelled = 0.0
     limited = False
     stop = STOP_MAX_ITERATIONS
-    for it in range(max_iterations):
+    it = 0
+    passes = 0
+    while it < max_iterations and passes < max_iterations + SEAM_PASSES:
+        passes += 1
         rem_len = math.sqrt(rem_x * rem_x + rem_y * rem_y + rem_z * rem_z)
-        if rem_len <= min_motion and it > 0:
+        if rem_len <= min_motion and passes > 1:
             stop = STOP_SLID if limited else STOP_DONE
             break
         n_planes, worst, row, fraction, hit, hnx, hny, hnz = _gather(
             world, px, py, pz, half, up, rem_x, rem_y, rem_z, radius, skin, margin, wf, wi,
             cand)
-        if it == 0 and worst < 0.0:
+        if passes == 1 and worst < 0.0:
             n_contacts = _record(contacts, n_contacts, wi[S_OWNERS + row], wi[S_PARTS + row],
                                  wf[S_POINTS + 3 * row], wf[S_POINTS + 3 * row + 1],
                                  wf[S_POINTS + 3 * row + 2], wf[S_NORMALS + 3 * row],
@@ -453,6 +559,9 @@ def slide(world, px, py, pz, dx, dy, dz, half, up, radius, skin, margin, slack, 
         _, _, _, _, qx, qy, qz = separation_prim(world, hit, ax, ay, az, bx, by, bz)
         n_contacts = _record(contacts, n_contacts, world.owner[hit], world.part[hit],
                              qx, qy, qz, hnx, hny, hnz, travelled * scale)
+        # Gliding over a seam costs a pass but not one of the max_iterations.
+        if n_planes == 0 or _seam_row(world, hit, qx, qy, qz, skin, n_planes, wf, wi) < 0:
+            it += 1
     return px, py, pz, stop, n_contacts, recovered
 
 

@@ -22,14 +22,13 @@ ValueError: mins must not exceed maxs; row 0: [0. 0. 0.] > [-1.  1.  1.]
 import numpy as np
 
 from .. import threads, validation
-from .._types import FloatArray, Numbers, Points, StateArray
 from ..kernels3d import culling
 from ..kernels3d import volumes as kv
 from ..tolerances import MAX_COORDINATE, VOLUME_TOLERANCE
 from .shapes import Volume
 
 
-def _rows(volume: Volume, value: Points, name: str) -> FloatArray:
+def _rows(volume, value, name):
     if not isinstance(volume, Volume):
         raise TypeError(f"volume must be a volume, got {type(volume).__name__}")
     arr = validation.as_float_array(value, name)
@@ -39,7 +38,7 @@ def _rows(volume: Volume, value: Points, name: str) -> FloatArray:
     return np.ascontiguousarray(arr)
 
 
-def contains_points(volume: Volume, points: Points) -> StateArray:
+def contains_points(volume, points):
     """States of points against ``volume``.
 
     Parameters
@@ -58,7 +57,7 @@ def contains_points(volume: Volume, points: Points) -> StateArray:
     return _spheres(volume, pts, np.zeros(1), "points", "radii")
 
 
-def contains_spheres(volume: Volume, centers: Points, radii: Numbers) -> StateArray:
+def contains_spheres(volume, centers, radii):
     """States of spheres (discs in 2D) against ``volume``.
 
     Parameters
@@ -82,8 +81,7 @@ def contains_spheres(volume: Volume, centers: Points, radii: Numbers) -> StateAr
     return _spheres(volume, c, np.ascontiguousarray(r), "centers", "radii")
 
 
-def _spheres(volume: Volume, c: FloatArray, r: FloatArray, centers_name: str,
-             radii_name: str) -> StateArray:
+def _spheres(volume, c, r, centers_name, radii_name):
     a = volume.packed
     out = np.empty(len(c), dtype=np.int8)
     if a[kv.KIND] == kv.POLYTOPE:
@@ -101,7 +99,7 @@ def _spheres(volume: Volume, c: FloatArray, r: FloatArray, centers_name: str,
     return out
 
 
-def contains_boxes(volume: Volume, mins: Points, maxs: Points) -> StateArray:
+def contains_boxes(volume, mins, maxs):
     """States of axis-aligned boxes ``[mins, maxs]`` against ``volume``.
 
     Parameters

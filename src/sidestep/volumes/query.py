@@ -17,12 +17,10 @@ Both go through the world's broadphase, then test each candidate:
 broadphase): slower, the same answers, the tests' reference.
 """
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .. import threads
-from .._types import FloatArray, IntArray, StateArray
 from ..kernels.polygon import contains_point_polygon
 from ..kernels.query import owners_in_box
 from ..kernels3d import culling
@@ -33,25 +31,17 @@ from ..tolerances import VOLUME_TOLERANCE
 from . import batch
 from .shapes import Containment, Volume
 
-if TYPE_CHECKING:
-    from ..storage import Store
-    from ..world import World2D
-    from ..world3d import World3D
-
 
 @dataclass(frozen=True)
 class Query:
     """The obstacles a volume touches: ``obstacle (n,) int64`` ids (sorted) and
     ``state (n,) int8`` (:class:`~sidestep.volumes.Containment`: 1 intersects, 2 contains)."""
 
-    #: ``(n,) int64``: ids of the obstacles touched, sorted.
-    obstacle: IntArray
-    #: ``(n,) int8``: each one's :class:`~sidestep.volumes.Containment` value (1 or 2).
-    state: StateArray
+    obstacle: np.ndarray
+    state: np.ndarray
 
 
-def _capsules(volume: Volume, starts: FloatArray, ends: FloatArray,
-              radii: FloatArray) -> StateArray:
+def _capsules(volume, starts, ends, radii):
     n = len(starts)
     items = np.zeros((n, kv.PACKED))
     items[:, kv.KIND] = kv.ROUNDED
@@ -65,7 +55,7 @@ def _capsules(volume: Volume, starts: FloatArray, ends: FloatArray,
     return out
 
 
-def _collect(parts: list[tuple[IntArray, StateArray]]) -> Query:
+def _collect(parts):
     ids = np.concatenate([p[0] for p in parts] + [np.zeros(0, np.int64)]).astype(np.int64)
     st = np.concatenate([p[1] for p in parts] + [np.zeros(0, np.int8)]).astype(np.int8)
     keep = st != 0
@@ -74,21 +64,19 @@ def _collect(parts: list[tuple[IntArray, StateArray]]) -> Query:
     return Query(ids[order], st[order])
 
 
-def _boxes_of(volume: Volume, ids: IntArray, lo: FloatArray,
-              hi: FloatArray) -> tuple[IntArray, StateArray]:
+def _boxes_of(volume, ids, lo, hi):
     if not len(ids):
         return ids, np.zeros(0, np.int8)
     return ids, batch.contains_boxes(volume, lo, hi)
 
 
-def _spheres_of(volume: Volume, ids: IntArray, centers: FloatArray,
-                radii: FloatArray) -> tuple[IntArray, StateArray]:
+def _spheres_of(volume, ids, centers, radii):
     if not len(ids):
         return ids, np.zeros(0, np.int8)
     return ids, batch.contains_spheres(volume, centers, radii)
 
 
-def query_2d(world: "World2D", volume: Volume) -> Query:
+def query_2d(world, volume):
     """The obstacles of ``world`` (a :class:`~sidestep.World2D`) that 2D ``volume`` touches.
 
     The candidates are the obstacles in the cells of the world's broadphase
@@ -109,14 +97,14 @@ def query_2d(world: "World2D", volume: Volume) -> Query:
     return _test_2d(store, volume, np.sort(found[:n]))
 
 
-def scan_2d(world: "World2D", volume: Volume) -> Query:
+def scan_2d(world, volume):
     """:func:`query_2d` testing every live obstacle, without the broadphase (its reference)."""
     _check(volume, 2)
     store = world._store
     return _test_2d(store, volume, np.flatnonzero(store.alive.view()).astype(np.int64))
 
 
-def _test_2d(store: "Store", volume: Volume, ids: IntArray) -> Query:
+def _test_2d(store, volume, ids):
     # The exact (or bounding-box) test of each obstacle ids (sorted), family by family.
     family = store.family.view()[ids]
     code = {name: FAMILIES_2D.index(name) for name in FAMILIES_2D}
@@ -141,7 +129,7 @@ def _test_2d(store: "Store", volume: Volume, ids: IntArray) -> Query:
     return _collect(parts)
 
 
-def _polygons(store: "Store", volume: Volume, ids: IntArray) -> StateArray:
+def _polygons(store, volume, ids):
     """States of polygons ``ids``, exact: held when their corners are (the volume is
     convex), touching when an edge touches or when the volume lies inside them."""
     ref = store.area_ref.view()[store.area_of.view()[ids]]
@@ -165,7 +153,7 @@ def _polygons(store: "Store", volume: Volume, ids: IntArray) -> StateArray:
     return out
 
 
-def _grids(store: "Store", volume: Volume, ids: IntArray) -> StateArray:
+def _grids(store, volume, ids):
     """States of grids ``ids``, exact: by their blocked cells (none blocked: DISJOINT)."""
     out = np.zeros(len(ids), dtype=np.int8)
     for k, (r, _) in enumerate(store.area_ref.view()[store.area_of.view()[ids]]):
@@ -180,12 +168,12 @@ def _grids(store: "Store", volume: Volume, ids: IntArray) -> StateArray:
     return out
 
 
-def _scale(a: FloatArray) -> float:
+def _scale(a):
     # The largest coordinate of packed volume a (for the rounding margin).
     return float(np.max(np.abs(a[kv.VERTS:kv.DIRS]), initial=0.0))
 
 
-def _reach_2d(a: FloatArray, grow: float) -> tuple[FloatArray, FloatArray]:
+def _reach_2d(a, grow):
     """``(lo (2,), hi (2,))``: the box outside which nothing touches packed 2D volume ``a``.
 
     For a polytope, the box of the polygon its planes make when each is moved
@@ -211,7 +199,7 @@ def _reach_2d(a: FloatArray, grow: float) -> tuple[FloatArray, FloatArray]:
     return pts.min(axis=0) - slack, pts.max(axis=0) + slack
 
 
-def query_3d(world: "World3D", volume: Volume) -> Query:
+def query_3d(world, volume):
     """The obstacles of ``world`` (a :class:`~sidestep.World3D`) that 3D ``volume`` touches.
 
     Through the world's bounding volume hierarchy
@@ -227,12 +215,12 @@ def query_3d(world: "World3D", volume: Volume) -> Query:
     return _query_3d(world, volume, tree=True)
 
 
-def scan_3d(world: "World3D", volume: Volume) -> Query:
+def scan_3d(world, volume):
     """:func:`query_3d` testing every live primitive, without the hierarchy (its reference)."""
     return _query_3d(world, volume, tree=False)
 
 
-def _query_3d(world: "World3D", volume: Volume, tree: bool) -> Query:
+def _query_3d(world, volume, tree):
     _check(volume, 3)
     store = world._store
     packed = store.pack()
@@ -258,7 +246,7 @@ def _query_3d(world: "World3D", volume: Volume, tree: bool) -> Query:
     return Query(ids.astype(np.int64), st)
 
 
-def _reach(a: FloatArray, grow: float) -> tuple[FloatArray, FloatArray]:
+def _reach(a, grow):
     """``(lo (3,), hi (3,))``: the box outside which nothing touches packed volume ``a``.
 
     Infinite for a polytope (its planes prune the hierarchy instead); a
@@ -276,7 +264,7 @@ def _reach(a: FloatArray, grow: float) -> tuple[FloatArray, FloatArray]:
     return np.minimum(p, q) - r, np.maximum(p, q) + r
 
 
-def _check(volume: object, dim: int) -> None:
+def _check(volume, dim):
     if not isinstance(volume, Volume):
         raise TypeError(f"volume must be a volume, got {type(volume).__name__}")
     if volume.dim != dim:
