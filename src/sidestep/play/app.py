@@ -73,12 +73,14 @@ def play(stage, *, mode="slide", crowd=0, seed=0, debug=False, zoom=1.0, size=WI
                       "SDL_VIDEODRIVER=dummy)") from None
     try:
         pygame.display.set_caption(f"sidestep play: {stage.name}")
+        began = time.perf_counter()
         times = _loop(game, Renderer(game, size), window, frames, scripted, fps)
+        seconds = time.perf_counter() - began
         if screenshot is not None:
             pygame.image.save(window, os.fspath(screenshot))
     finally:
         pygame.display.quit()
-    return times.summary()
+    return times.summary(seconds)
 
 
 def _loop(game, renderer, window, frames, scripted, fps):

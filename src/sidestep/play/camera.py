@@ -84,7 +84,9 @@ class Camera:
 
         Along an axis where the level is wider than the window, the view
         stops :data:`MARGIN_PIXELS` beyond the level's edge; where it is
-        narrower, the level stays centred.
+        narrower, the level stays centred. Either way ``target`` stays at
+        least :data:`MARGIN_PIXELS` inside the view (a ghost that walked out
+        of the level is followed).
         """
         centre = self.to_canvas(target)[0]
         half = np.array(self.size, float) / 2
@@ -99,4 +101,7 @@ class Camera:
                 else:
                     corner[axis] = min(max(corner[axis], lo[axis] - MARGIN_PIXELS),
                                        hi[axis] + MARGIN_PIXELS - self.size[axis])
+                inside = min(MARGIN_PIXELS, half[axis])
+                corner[axis] = min(max(corner[axis], centre[axis] + inside - self.size[axis]),
+                                   centre[axis] - inside)
         self.origin = (int(math.floor(corner[0] + 0.5)), int(math.floor(corner[1] + 0.5)))

@@ -16,7 +16,7 @@ test or a screenshot drives the game exactly as a player would:
 """
 import math
 
-from ..world import MODES
+from .. import MODES
 
 #: Movement keys: each one's direction on screen, ``(right, up)``.
 MOVE_KEYS = {"up": (0, 1), "w": (0, 1), "down": (0, -1), "s": (0, -1),

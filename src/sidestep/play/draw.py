@@ -1,11 +1,15 @@
 """Drawing a frame: the level's tiles, the crowd, the contacts, the character, the text.
 
+With the debug drawing on, the character's trail (its last :data:`TRAIL`
+frames, as drawn) shows how it slid.
+
 :class:`Renderer` reads a :class:`~sidestep.play.game.Game` and draws it on
 any pygame ``Surface`` (the window, or an off-screen one in tests). The
 crowd's agents are small discs blitted from a few pre-drawn sprites in one
 ``Surface.fblits`` call; agents outside the view are left out first.
 """
 import math
+from collections import deque
 
 import numpy as np
 import pygame
@@ -19,7 +23,11 @@ FONT_SIZE = 18
 #: A contact's normal is drawn this many pixels long at least (else
 #: :data:`NORMAL_IN_RADII` of the character's radius), so it sticks out beyond the character.
 NORMAL_PIXELS = 14
-NORMAL_IN_RADII = 2.5
+NORMAL_IN_RADII = 3.5
+#: Radius of a contact point's dot, in pixels.
+CONTACT_PIXELS = 3
+#: Frames of the character's trail the debug drawing shows (3 s).
+TRAIL = 180
 #: Agents drawn at most this many pixels in radius from one sprite (bigger ones
 #: are drawn as circles).
 MAX_SPRITE_RADIUS = 40
@@ -42,6 +50,7 @@ class Renderer:
         self.tiles = LevelTiles(stage.world, stage.radius)
         self._font = pygame.font.Font(None, FONT_SIZE)
         self._sprites = {}
+        self._trail = deque(maxlen=TRAIL)
 
     def draw(self, surface, status=""):
         """Draw the game's current frame on ``surface``.
@@ -58,10 +67,17 @@ class Renderer:
         camera.set_zoom(game.zoom)
         camera.follow(game.position)
         self.tiles.blit(surface, camera, game.debug)
+        self._trail.append(game.position)
+        if game.debug and len(self._trail) > 1:
+            pygame.draw.lines(surface, palette.PLAYER_EDGE, False,
+                              np.rint(camera.to_screen(np.array(self._trail))), 1)
         if game.wanderers is not None:
             self._draw_crowd(surface, game.wanderers.positions, game.wanderers.radii)
-        self._draw_contacts(surface, game.last.contacts)   # under the character, which hides
-        self._draw_player(surface)                         # the normals' start, not its centre
+        # The normals under the character (they start on its edge and stick out beyond
+        # it: its centre stays visible), the contact points over it.
+        self._draw_contacts(surface, game.last.contacts, normals=True)
+        self._draw_player(surface)
+        self._draw_contacts(surface, game.last.contacts, normals=False)
         self._draw_text(surface, status)
 
     def _draw_crowd(self, surface, positions, radii):
@@ -104,16 +120,21 @@ class Renderer:
         if game.debug:
             pygame.draw.circle(surface, palette.GEOMETRY, centre, 2)
 
-    def _draw_contacts(self, surface, contacts):
+    def _draw_contacts(self, surface, contacts, normals):
         if not contacts:
             return
         camera = self.camera
         length = max(NORMAL_PIXELS, NORMAL_IN_RADII * self.game.radius * camera.scale)
         points = np.rint(camera.to_screen([c.point for c in contacts]))
-        normals = np.array([c.normal for c in contacts]) * [1.0, camera.flip]
-        for p, n in zip(points, normals):
-            pygame.draw.line(surface, palette.CONTACT, p, np.rint(p + n * length), 2)
-            pygame.draw.circle(surface, palette.CONTACT, p, 3)
+        if not normals:
+            for p in points:
+                pygame.draw.circle(surface, palette.CONTACT, p, CONTACT_PIXELS)
+            return
+        # Screen y runs down: a world normal's y flips unless the level is drawn y-down.
+        ends = np.rint(points + np.array([c.normal for c in contacts]) * [1.0, camera.flip]
+                       * length)
+        for p, q in zip(points, ends):
+            pygame.draw.line(surface, palette.CONTACT, p, q, 2)
 
     def _draw_text(self, surface, status):
         game = self.game

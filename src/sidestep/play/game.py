@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..world import MODES
+from .. import MODES
 from . import controls
 from .wanderers import Wanderers
 

@@ -33,12 +33,17 @@ class Timing:
     update_p95_ms: float
     draw_p95_ms: float
     frame_p95_ms: float
+    #: Frames per second over the whole run, by the wall clock (waits for the
+    #: frame rate and the display's flip included); NaN when not measured.
+    fps: float = float("nan")
 
     def format(self):
-        """One line: ``600 frames: update 0.41 ms, draw 2.10 ms, frame 2.52 ms median (p95 ...)``."""
-        return (f"{self.frames} frames: update {self.update_ms:.2f} ms, draw {self.draw_ms:.2f} "
-                f"ms, frame {self.frame_ms:.2f} ms median per frame (95th percentile "
-                f"{self.update_p95_ms:.2f}, {self.draw_p95_ms:.2f}, {self.frame_p95_ms:.2f} ms)")
+        """One line: ``600 frames at 60.0 fps: update 0.41 ms, draw 2.10 ms, ...``."""
+        rate = f" at {self.fps:.1f} fps" if self.fps == self.fps else ""
+        return (f"{self.frames} frames{rate}: update {self.update_ms:.2f} ms, draw "
+                f"{self.draw_ms:.2f} ms, frame {self.frame_ms:.2f} ms median per frame (95th "
+                f"percentile {self.update_p95_ms:.2f}, {self.draw_p95_ms:.2f}, "
+                f"{self.frame_p95_ms:.2f} ms)")
 
 
 class FrameTimes:
@@ -59,11 +64,18 @@ class FrameTimes:
             return (0.0, 0.0)
         return (float(np.median(self._update[-RECENT:])), float(np.median(self._draw[-RECENT:])))
 
-    def summary(self):
-        """The run's :class:`Timing` (all zeros when no frame was recorded)."""
+    def summary(self, seconds=None):
+        """The run's :class:`Timing` (all zeros when no frame was recorded).
+
+        Parameters
+        ----------
+        seconds : float, optional
+            How long the run took by the wall clock, for :attr:`Timing.fps`.
+        """
+        fps = len(self._update) / seconds if seconds else float("nan")
         if not self._update:
-            return Timing(0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+            return Timing(0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, fps)
         u, d = np.array(self._update), np.array(self._draw)
         f = u + d
         return Timing(len(u), *(float(np.median(a)) for a in (u, d, f)),
-                      *(float(np.percentile(a, 95)) for a in (u, d, f)))
+                      *(float(np.percentile(a, 95)) for a in (u, d, f)), fps)

@@ -21,7 +21,7 @@ weight, so the crowd makes way for it.
 """
 import numpy as np
 
-from ..crowd import Crowd
+from .. import Crowd
 
 #: Spawn lattice spacing, in the agents' largest radius: 2.5 leaves a gap of
 #: half a radius between neighbours, room for the jitter below.
