@@ -5,6 +5,8 @@ colour where it stands, a wall's where the wall is.
 """
 #: The floor.
 BACKGROUND = (238, 234, 224)
+#: Outside a level's edge (its one-sided walls): where no one can walk.
+OUTSIDE = (196, 192, 184)
 #: Solid obstacles: boxes, polygons, blocked grid cells.
 SOLID = (72, 76, 88)
 #: Walls: their surface band (points within the wall's clearance of it)...

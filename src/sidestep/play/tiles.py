@@ -5,7 +5,8 @@ a tile is drawn the first time it is seen at a zoom (with or without the
 debug drawing) and kept. Drawing a tile draws only the obstacles whose
 bounding boxes meet it. Walls are their surface band (the points within
 their clearance) and their segment; circles, boxes and polygons filled; a
-grid's blocked cells by looking up each pixel's cell. The debug drawing adds,
+grid's blocked cells by looking up each pixel's cell; the outside of a
+level's edge (one-sided walls) shaded where ``World2D.clearance`` is negative. The debug drawing adds,
 underneath, every obstacle grown by the character's radius (the band its
 centre cannot enter: ``World2D.segments`` with the radius added to each
 capsule's thickness) and, on top, the collision capsules' segments and
@@ -25,6 +26,10 @@ TILE = 256
 MAX_TILES = 512
 #: Thinnest line drawn, in pixels.
 LINE = 1
+#: The outside of a level's edge is shaded in blocks of this many pixels a side
+#: (one ``World2D.clearance`` query per block: a tile's worth of pixels would
+#: take tens of milliseconds on a big level; the edge's lines hide the steps).
+OUTSIDE_BLOCK = 4
 
 
 class LevelTiles:
@@ -51,6 +56,10 @@ class LevelTiles:
         self._grids = list(zip(g["blocked"], g["cell_size"], g["origin"]))
         capsules, _ = world.segments()
         self._capsules = capsules            # (m, 5): ax, ay, bx, by, thickness
+        # A level with an edge (one-sided walls: a navigation mesh, a Doom map) has an
+        # outside, where clearance is negative; shade it. A tile map's edge is its
+        # grid's border, and its blocked cells are drawn exactly: no shade there.
+        self._world = world if w["one_sided"].any() and not self._grids else None
         self._view = None                    # (scale, flip, debug) the tiles were drawn for
         self._tiles = {}
         self._boxes_px = None
@@ -114,6 +123,8 @@ class LevelTiles:
             return np.rint(camera.to_canvas(points)) - offset
 
         s = camera.scale
+        if self._world is not None:
+            _outside(tile, self._world, camera, x0, y0)
         if debug:
             cap = self._capsules[self._meets("capsules", x0, y0)]
             _capsules(tile, px(cap[:, 0:2]), px(cap[:, 2:4]), (cap[:, 4] + self.radius) * s,
@@ -182,3 +193,18 @@ def _grid(surface, table, size, origin, camera, x0, y0):
         pixels = pygame.surfarray.pixels3d(surface)
         pixels[blocked] = palette.SOLID
         del pixels                                      # unlocks the surface
+
+
+def _outside(surface, world, camera, x0, y0):
+    """Shade the blocks of the tile whose centres lie outside the level (negative clearance)."""
+    n = TILE // OUTSIDE_BLOCK
+    centres = (np.arange(n) + 0.5) * OUTSIDE_BLOCK
+    x = (x0 + centres) / camera.scale
+    y = (y0 + centres) / (camera.flip * camera.scale)
+    points = np.stack(np.meshgrid(x, y, indexing="ij"), axis=-1).reshape(-1, 2)
+    outside = (np.atleast_1d(world.clearance(points)) < 0).reshape(n, n)   # [x, y]
+    if outside.any():
+        big = np.repeat(np.repeat(outside, OUTSIDE_BLOCK, axis=0), OUTSIDE_BLOCK, axis=1)
+        pixels = pygame.surfarray.pixels3d(surface)
+        pixels[big] = palette.OUTSIDE
+        del pixels
