@@ -21,7 +21,6 @@ import pygame  # noqa: E402
 from sidestep import cli, load, World2D  # noqa: E402
 from sidestep.commands import compile_notice  # noqa: E402
 from sidestep.play import Game, Stage, default_stage, level_stage, palette  # noqa: E402
-from sidestep.play.app import play  # noqa: E402
 from sidestep.play.controls import parse_script  # noqa: E402
 from sidestep.play.draw import Renderer  # noqa: E402
 from sidestep.play.game import FRAME_SECONDS  # noqa: E402
@@ -49,7 +48,7 @@ def window():
 
 
 def drive(game, script):
-    """Play ``script`` frame by frame; ``(positions (n, 2), frames)``, checking the promise each frame."""
+    """Play ``script``: ``(positions (n, 2), frames)``, checking the promise every frame."""
     world, radius = game.world, game.radius
     positions, frames = [], []
     for keys in parse_script(script):
@@ -148,6 +147,17 @@ def test_up_moves_up_the_screen_on_a_level_drawn_y_down():
     assert path[-1, 0] == 0.0
 
 
+def test_camera_follows_a_ghost_out_of_the_level_and_stays_over_it_otherwise():
+    from sidestep.play.camera import MARGIN_PIXELS, Camera
+    camera = Camera(SIZE, (0, 0, 100, 100), radius=0.3)      # a level wider than the window
+    camera.follow((1.0, 1.0))                                 # near a corner: the view stops
+    x, y = camera.to_screen([(0.0, 0.0)])[0]                  # at the margin beyond the edge
+    assert (x, y) == (MARGIN_PIXELS, SIZE[1] - MARGIN_PIXELS)
+    camera.follow((150.0, 50.0))                              # a ghost far outside
+    x, y = camera.to_screen([(150.0, 50.0)])[0]
+    assert MARGIN_PIXELS <= x <= SIZE[0] - MARGIN_PIXELS and y == SIZE[1] / 2
+
+
 def _pixel(surface, camera, point):
     x, y = np.rint(camera.to_screen(point)[0]).astype(int)
     assert 0 <= x < SIZE[0] and 0 <= y < SIZE[1], f"{point} is off the screen"
@@ -183,6 +193,21 @@ def test_saved_frame_shows_the_character_the_wall_and_the_contact(house, window,
     assert _pixel(window, camera, (18.75, y - 2.0)) == palette.BACKGROUND
     assert _pixel(window, camera, (x, y)) == palette.PLAYER
     assert _pixel(window, camera, (0.0, 1.0)) == palette.TREE
+
+
+def test_outside_a_levels_edge_is_shaded_and_the_character_stays_inside(window):
+    world = World2D()
+    corners = np.array([(-5.0, -5.0), (5.0, -5.0), (5.0, 5.0), (-5.0, 5.0)])
+    world.add_walls(corners, np.roll(corners, -1, axis=0), one_sided=True)   # walkable inside
+    game = Game(Stage(world, np.zeros(2), 0.3, 4.5, name="a room"))
+    path, _ = drive(game, "right*100")
+    assert path[-1, 0] == pytest.approx(5.0 - 0.3, abs=1e-5)
+    renderer = Renderer(game, SIZE)
+    renderer.draw(window)
+    camera = renderer.camera
+    assert _pixel(window, camera, (2.0, 3.0)) == palette.BACKGROUND
+    assert _pixel(window, camera, (6.0, 3.0)) == palette.OUTSIDE
+    assert _pixel(window, camera, (-6.0, -3.0)) == palette.OUTSIDE
 
 
 def test_crowd_of_200_never_enters_an_obstacle_nor_each_other(house, window):

@@ -159,7 +159,8 @@ class Wanderers:
         """Random free goals within :data:`GOAL_REACH_IN_RADII` radii of each agent in ``rows``."""
         rng = self._rng
         here = self._crowd.positions[rows]
-        tries = here[:, None, :] + rng.uniform(-self._reach, self._reach, (len(rows), GOAL_TRIES, 2))
+        reach = self._reach
+        tries = here[:, None, :] + rng.uniform(-reach, reach, (len(rows), GOAL_TRIES, 2))
         room = np.atleast_1d(self._world.clearance(tries.reshape(-1, 2))).reshape(len(rows), -1)
         ok = room > 1.1 * self._radii[rows, None]
         first = ok.argmax(axis=1)
