@@ -7,10 +7,11 @@ bounding boxes meet it. Walls are their surface band (the points within
 their clearance) and their segment; circles, boxes and polygons filled; a
 grid's blocked cells by looking up each pixel's cell; the outside of a
 level's edge (one-sided walls) shaded where ``World2D.clearance`` is negative.
-The debug drawing adds, underneath, every obstacle grown by the character's radius (the band its
-centre cannot enter: ``World2D.segments`` with the radius added to each
-capsule's thickness) and, on top, the collision capsules' segments and
-outlines, as the wall article drew its collision distances.
+The debug drawing adds, underneath, every obstacle grown by the character's
+radius (the band its centre cannot enter: ``World2D.segments`` with the
+radius added to each capsule's thickness) and, on top, the collision
+capsules' segments and outlines, as the wall article drew its collision
+distances.
 """
 import math
 
