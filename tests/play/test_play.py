@@ -280,6 +280,8 @@ def test_level_stage_starts_the_character_where_it_fits():
     (["--screenshot", "x.gif"], "screenshot must be"),
     (["--radius", "-1"], "radius must be"),
     (["--map", "E1M1"], "give one"),
+    (["--crowd", "100000"], "the level has room for"),
+    (["--size", "10x10"], "at least 64x64"),
 ])
 def test_bad_input_ends_with_one_line(argv, words, capsys):
     status, _, err = run(["play", "--frames", "1", *argv], capsys)

@@ -40,7 +40,8 @@ class Timing:
     def format(self):
         """One line: ``600 frames at 60.0 fps: update 0.41 ms, draw 2.10 ms, ...``."""
         rate = f" at {self.fps:.1f} fps" if self.fps == self.fps else ""
-        return (f"{self.frames} frames{rate}: update {self.update_ms:.2f} ms, draw "
+        frames = f"{self.frames} frame{'' if self.frames == 1 else 's'}"
+        return (f"{frames}{rate}: update {self.update_ms:.2f} ms, draw "
                 f"{self.draw_ms:.2f} ms, frame {self.frame_ms:.2f} ms median per frame (95th "
                 f"percentile {self.update_p95_ms:.2f}, {self.draw_p95_ms:.2f}, "
                 f"{self.frame_p95_ms:.2f} ms)")
