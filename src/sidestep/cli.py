@@ -181,7 +181,7 @@ def _zoom(text):
 def _play_arguments(commands):
     """``sidestep play [LEVEL]``: the game's options."""
     play = commands.add_parser(
-        "play", help="play: walk a character through a level with the keyboard",
+        "play", help="a top-down game: walk a character through a level (pygame-ce)",
         description="A top-down game: arrow keys or WASD move a character (a disc moved by "
                     "World2D.move) that slides round everything, Shift runs; keys 1-4 switch "
                     "slide/push/block/ghost; G (or F1) draws the collision geometry and the "
