@@ -9,10 +9,14 @@ it, so a picture never shows what the code no longer does. Pictures of real
 levels need the shared data set beside the clone (``../shared/data``); without
 it they are left as they are, and the script says so.
 """
+import os
 import sys
 from pathlib import Path
 
 from sidestep import cli
+
+# ``sidestep play`` draws its screenshots without a window.
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 DOCS = Path(__file__).resolve().parent
 DATA = DOCS.parents[1] / "shared" / "data"
@@ -24,6 +28,12 @@ PICTURES = (
      ["walk", "{level}", "--radius", "0.3", "--agents", "40", "-o", "{out}"]),
     ("demo.png", None, ["demo", "--out", "{out}"]),
     ("demo3d-character.png", None, ["demo", "--3d", "--out", "{out}"]),
+    ("play.png", None,
+     ["play", "--debug", "--zoom", "1.5", "--fps", "0", "--script", "left*100 down+left*80",
+      "--screenshot", "{out}"]),
+    ("play-crowd.png", "grid/dao/arena.map",
+     ["play", "{level}", "--crowd", "1000", "--fps", "0", "--script", "idle*200 up*100",
+      "--screenshot", "{out}"]),
 )
 
 

@@ -1,7 +1,8 @@
-"""The ``sidestep`` command (also ``python -m sidestep``): demo, render, walk, check, warmup.
+"""The ``sidestep`` command (also ``python -m sidestep``): demo, render, walk, play, check, warmup.
 
 ``sidestep demo`` walks the articles' house in every mode; ``render`` draws a
-level, ``walk`` walks agents through it, ``check`` lists what a level
+level, ``walk`` walks agents through it, ``play`` is a game in it (pygame-ce,
+:mod:`sidestep.play`), ``check`` lists what a level
 designer should fix (exit status 1 when it finds anything); ``warmup``
 compiles every kernel into Numba's cache ahead of time. A command whose
 kernels are not cached yet first compiles them, on all cores, with a
@@ -59,6 +60,19 @@ def _speed(text):
     if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"speed must be a finite number > 0, got {text}")
     return value
+
+
+def _positive(name):
+    """An argparse type: a finite number > 0, named ``name`` in its error."""
+    def parse(text):
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a number, got {text!r}") from None
+        if not (math.isfinite(value) and value > 0):
+            raise argparse.ArgumentTypeError(f"{name} must be a finite number > 0, got {text}")
+        return value
+    return parse
 
 
 def _whole(minimum):
@@ -142,8 +156,76 @@ def _orientation_arguments(command):
                      help="draw y growing upwards (the default for scenes and WADs)")
 
 
+def _size(text):
+    """``--size``: ``WIDTHxHEIGHT`` in pixels, each >= 64."""
+    try:
+        width, height = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT, got {text!r}") from None
+    if width < 64 or height < 64:
+        raise argparse.ArgumentTypeError(f"a window at least 64x64, got {text!r}")
+    return (width, height)
+
+
+def _zoom(text):
+    """``--zoom``: a number between 1/16 and 16."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"zoom must be a number, got {text!r}") from None
+    if not 1 / 16 <= value <= 16:
+        raise argparse.ArgumentTypeError(f"zoom must be between 0.0625 and 16, got {text}")
+    return value
+
+
+def _play_arguments(commands):
+    """``sidestep play [LEVEL]``: the game's options."""
+    play = commands.add_parser(
+        "play", help="a top-down game: walk a character through a level (pygame-ce)",
+        description="A top-down game: arrow keys or WASD move a character (a disc moved by "
+                    "World2D.move) that slides round everything, Shift runs; keys 1-4 switch "
+                    "slide/push/block/ghost; G (or F1) draws the collision geometry and the "
+                    "halos; +/- (or the mouse wheel) zoom; Esc quits. Without a level, the "
+                    "articles' house and trees. Needs pygame-ce "
+                    "(pip install \"sidestep[play]\"); runs without a window with "
+                    "SDL_VIDEODRIVER=dummy. Prints the median frame times when it ends.")
+    play.add_argument("level", metavar="LEVEL", nargs="?",
+                      help="level file, as for render (default: the articles' house)")
+    play.add_argument("--map", metavar="NAME",
+                      help="which map of a Doom WAD (E1M1, MAP01...); the first by default")
+    play.add_argument("--load", type=_option, action="append", default=[],
+                      metavar="KEY=VALUE", help="an option for the level's reader (repeatable)")
+    play.add_argument("--radius", type=_positive("radius"), metavar="R",
+                      help="the character's radius, > 0 (default: 0.3 in the house, 0.3 of a "
+                           "cell on a tile map, else 1/300 of the level's diagonal)")
+    play.add_argument("--speed", type=_speed, metavar="S",
+                      help="walking speed in world units per second (default: 15 radii)")
+    play.add_argument("--mode", choices=MODES, default="slide",
+                      help="the first move mode (default: %(default)s)")
+    play.add_argument("--crowd", type=_limit, default=0, metavar="N",
+                      help="N agents wander around the character, moved by sidestep.Crowd")
+    play.add_argument("--seed", type=int, default=0, help="seeds the crowd")
+    play.add_argument("--debug", action="store_true",
+                      help="start with the debug drawing on (G switches it)")
+    play.add_argument("--zoom", type=_zoom, default=1.0, metavar="Z",
+                      help="the camera's first zoom factor (default: %(default)s)")
+    play.add_argument("--size", type=_size, default=(1024, 704), metavar="WxH",
+                      help="window size in pixels (default: 1024x704)")
+    play.add_argument("--fps", type=_limit, default=60, metavar="N",
+                      help="frames per second at most, 0: as fast as it can "
+                           "(default: %(default)s)")
+    play.add_argument("--frames", type=_count, metavar="N", help="quit after N frames")
+    play.add_argument("--script", metavar="KEYS",
+                      help="key presses to play, e.g. 'right*120 up+right*60 g 4 left*90': "
+                           "keys joined by +, held *N frames, idle*N for none; quits at the "
+                           "end unless --frames says")
+    play.add_argument("--screenshot", metavar="FILE",
+                      help="save the last frame (.png, .jpg, .bmp, .tga)")
+    _orientation_arguments(play)
+
+
 def _parser():
-    """The command line: ``sidestep demo|render|walk|check|warmup ...``."""
+    """The command line: ``sidestep demo|render|walk|play|check|warmup ...``."""
     parser = _Parser(prog="sidestep", description="Collision detection and collide-and-slide "
                      "for game characters and cameras.")
     parser.add_argument("--version", action="version", version=f"sidestep {__version__}")
@@ -233,6 +315,8 @@ def _parser():
                       help="print per-agent figures as JSON instead of a table")
     _orientation_arguments(walk)
     arguments3d.walk(walk)
+
+    _play_arguments(commands)
 
     check = commands.add_parser(
         "check", help="list what to fix in a level before shipping it (exit 1 if anything)",
@@ -421,6 +505,31 @@ def _check_gif(path):
         raise FileNotFoundError(f"cannot write {path}: no directory {folder}")
 
 
+def _run_play(args):
+    try:
+        from .play import app, stage
+    except ImportError as exc:
+        raise ImportError(f"needs pygame-ce (pip install \"sidestep[play]\"): {exc}") from None
+    if args.level is None:
+        if args.map is not None or args.load:
+            raise ValueError("--map and --load read a level file: give one")
+        _compile_ahead(args)
+        where = stage.default_stage(args.radius, args.speed)
+    else:
+        level = _load(args)
+        if arguments3d.is_3d(level):
+            raise ValueError(f"play walks 2D levels only; {args.level} is a 3D level")
+        where = stage.level_stage(level, args.radius, args.speed, _y_down(args))
+    timing = app.play(where, mode=args.mode, crowd=args.crowd, seed=args.seed,
+                      debug=args.debug, zoom=args.zoom, size=args.size, frames=args.frames,
+                      script=args.script, screenshot=args.screenshot, fps=args.fps)
+    if args.screenshot:
+        _wrote(args.screenshot)
+    crowd = f" with a crowd of {args.crowd}" if args.crowd else ""
+    print(f"play {where.name}{crowd}: {timing.format()}")
+    return 0
+
+
 def _run_check(args):
     from .commands.check import check, draw_report
 
@@ -469,7 +578,8 @@ def _compile_ahead(args, command=None):
     warmup(COMMANDS[command or args.command], on_start=args.compile_notice.parallel)
 
 
-_COMMANDS = {"demo": _run_demo, "render": _run_render, "walk": _run_walk, "check": _run_check}
+_COMMANDS = {"demo": _run_demo, "render": _run_render, "walk": _run_walk, "check": _run_check,
+             "play": _run_play}
 
 
 def _one_line(exc):

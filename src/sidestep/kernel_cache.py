@@ -148,6 +148,8 @@ COMMANDS = {
     "walk": _LEVEL + ["moves:move_agents", "world:nearest_points"],
     "check": _LEVEL + ["pairs:close_pairs_capsules", "world:overlapping_owners",
                        "world:nearest_points"],
+    "play": _LEVEL + ["moves:move_packed", "world:nearest_points", "crowd:crowd_step",
+                      "crowd:grid_agents"],
     "demo3d": ["kernels3d.mesh:face_normals", "kernels3d.mesh:active_edges",
                "kernels3d.world:primitive_boxes", "kernels3d.bvh:_build",
                "kernels3d.moves:move_agent", "kernels3d.world:raycast_points",
