@@ -7,6 +7,10 @@
 >>> move.stop, bool(world.clearance(move.position) >= 0.25 - 1e-9)
 ('slid', True)
 """
+from pathlib import Path
+from typing import Any
+
+from ._types import Points, StrPath
 from .agent import Agent
 from .character import Character, Touch
 from .crowd import Crowd, CrowdStep
@@ -21,7 +25,7 @@ __all__ = ["World2D", "World3D", "Agent", "Character", "Touch", "Crowd", "CrowdS
            "load", "save", "Level", "LevelError", "Scenarios", "warmup", "__version__"]
 
 
-def load(path, **options):
+def load(path: StrPath, **options: Any) -> Level:
     """Read a level file into a :class:`Level` (its ``world``, spawns, scenarios).
 
     The reader is picked by extension: sidestep scenes (``.json``, ``.toml``),
@@ -35,7 +39,8 @@ def load(path, **options):
     return read(path, **options)
 
 
-def save(world, path, *, spawns=None, scenarios=None, name=""):
+def save(world: World2D | World3D | Level, path: StrPath, *, spawns: Points | None = None,
+         scenarios: Scenarios | None = None, name: str = "") -> Path:
     """Write ``world`` as a sidestep scene file (JSON); :func:`load` gives it back exactly."""
     from .io import save as write
     return write(world, path, spawns=spawns, scenarios=scenarios, name=name)

@@ -5,11 +5,19 @@ loop that calls it sixty times a second for each character mostly wants the
 new position. ``Agent.step`` runs the same kernel with the agent's own scratch
 buffers and returns two floats, three to four times cheaper per call.
 """
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from . import validation
+from ._types import FloatArray, Mode, Point2, Stop
 from .kernels import moves as _moves
 from .tolerances import MAX_COORDINATE
+
+if TYPE_CHECKING:
+    from .results import Contact
+    from .storage import Store
+    from .world import World2D
 
 
 class Agent:
@@ -41,7 +49,14 @@ class Agent:
 
     __slots__ = ("_store", "_x", "_y", "_radius", "_work")
 
-    def __init__(self, world, position, radius=0.0, mode="slide"):
+    _store: "Store"
+    _x: float
+    _y: float
+    _radius: float
+    _work: FloatArray
+
+    def __init__(self, world: "World2D", position: Point2, radius: float = 0.0,
+                 mode: Mode = "slide") -> None:
         from .world import _MODE_CODES, MODES
         p = validation.point(position, "position")
         self._store = world._store
@@ -53,7 +68,7 @@ class Agent:
         self._work[_moves.W_PARAMS:_moves.W_OUT] = (self._radius, code, *world._tolerances(),
                                                      world._max_iterations)
 
-    def step(self, dx, dy):
+    def step(self, dx: float, dy: float) -> tuple[float, float]:
         """Move by ``(dx, dy)`` in the agent's mode; returns the new ``(x, y)`` as floats."""
         if not (type(dx) is float and type(dy) is float
                 and -MAX_COORDINATE <= dx <= MAX_COORDINATE
@@ -67,29 +82,29 @@ class Agent:
         return x, y
 
     @property
-    def position(self):
+    def position(self) -> FloatArray:
         """``(2,) float64``: where the agent is."""
         return np.array([self._x, self._y])
 
     @position.setter
-    def position(self, value):
+    def position(self, value: Point2) -> None:
         p = validation.point(value, "position")
         self._x = float(p[0])
         self._y = float(p[1])
 
     @property
-    def radius(self):
+    def radius(self) -> float:
         """The agent's radius (world units)."""
         return self._radius
 
     @property
-    def stop(self):
+    def stop(self) -> Stop:
         """Why the last step ended (see :attr:`sidestep.Move.stop`)."""
         from .world import _STOPS
         return _STOPS[int(self._work[_moves.W_OUT + _moves.O_STOP])]
 
     @property
-    def contacts(self):
+    def contacts(self) -> "tuple[Contact, ...]":
         """The :class:`~sidestep.Contact` records of the last step."""
         from .world import contacts_from
         return contacts_from(self._work, int(self._work[_moves.W_OUT + _moves.O_CONTACTS]))

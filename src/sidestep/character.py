@@ -10,18 +10,24 @@ step of a frame works).
 """
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import validation
+from ._types import CharacterStop, FloatArray, Point3, TouchKind
 from .kernels3d import character as _kc
 from .kernels3d import moves as _moves
 from .kernels3d import world as _kw
 from .world3d import _STOPS as _MOVE_STOPS
 
-_STOPS = {**_MOVE_STOPS, _kc.STOP_STEPPED: "stepped", _kc.STOP_LANDED: "landed",
-          _kc.STOP_FELL: "fell", _kc.STOP_SQUEEZED: "squeezed"}
-_KINDS = ("floor", "wall", "ceiling")
+if TYPE_CHECKING:
+    from .world3d import World3D
+
+_STOPS: dict[int, CharacterStop] = {**_MOVE_STOPS, _kc.STOP_STEPPED: "stepped",
+                                    _kc.STOP_LANDED: "landed", _kc.STOP_FELL: "fell",
+                                    _kc.STOP_SQUEEZED: "squeezed"}
+_KINDS: tuple[TouchKind, ...] = ("floor", "wall", "ceiling")
 #: Contacts a frame reports at most.
 MAX_CONTACTS = 16
 #: How near (world units, on top of the skin) a surface counts as touching.
@@ -39,11 +45,11 @@ class Touch:
     #: Which part of it (a mesh's triangle), -1 for a whole obstacle.
     part: int
     #: ``(3,) float64``: the surface point nearest the capsule.
-    point: np.ndarray
+    point: FloatArray
     #: ``(3,) float64``: unit normal there, from the surface towards the capsule.
-    normal: np.ndarray
+    normal: FloatArray
     #: ``"floor"`` (it can stand on it), ``"wall"`` (steep slopes included) or ``"ceiling"``.
-    kind: str
+    kind: TouchKind
 
 
 class Character:
@@ -87,8 +93,16 @@ class Character:
 
     __slots__ = ("_world", "_body", "_contacts", "_offsets", "_touches", "_scratch")
 
-    def __init__(self, world, feet, radius, height, *, max_slope=math.radians(45),
-                 step_height=0.3, snap_distance=None, gravity=9.81):
+    _world: "World3D"
+    _body: FloatArray
+    _contacts: FloatArray
+    _offsets: dict[int, FloatArray]
+    _touches: "tuple[Touch, ...] | None"
+    _scratch: Any          # the kernels' scratch buffers (kernels3d.world.scratch)
+
+    def __init__(self, world: "World3D", feet: Point3, radius: float, height: float, *,
+                 max_slope: float = math.radians(45), step_height: float = 0.3,
+                 snap_distance: float | None = None, gravity: float = 9.81) -> None:
         from .world3d import World3D
         if not isinstance(world, World3D):
             raise TypeError(f"world must be a World3D, got {type(world).__name__}")
@@ -132,7 +146,7 @@ class Character:
         body[_kc.B_STOP] = _moves.STOP_DONE
 
     # ------------------------------------------------------------ per frame
-    def update(self, velocity, dt):
+    def update(self, velocity: Point3, dt: float) -> CharacterStop:
         """Move one frame: walk with ``velocity``, fall, climb, ride what carries it.
 
         Parameters
@@ -150,16 +164,19 @@ class Character:
         str
             Why the frame ended (:attr:`stop`).
         """
-        if type(velocity) is tuple and len(velocity) == 3 and type(dt) is float \
-                and all(type(c) is float and -_FAST <= c <= _FAST for c in velocity) \
-                and 0.0 <= dt <= _FAST:      # the usual call: plain floats (NaN fails too)
+        # (The ignore: as in World2D.move, mypy folds Point3's tuple into ArrayLike
+        # when it compares types, and still narrows velocity to the tuple.)
+        if (type(velocity) is tuple  # type: ignore[comparison-overlap]
+                and len(velocity) == 3 and type(dt) is float
+                and all(type(c) is float and -_FAST <= c <= _FAST for c in velocity)
+                and 0.0 <= dt <= _FAST):      # the usual call: plain floats (NaN fails too)
             self._frame(velocity, dt)
         else:
             self._frame(validation.point(velocity, "velocity", dim=3),
                         validation.length(dt, "dt"))
         return _STOPS[int(self._body[_kc.B_STOP])]
 
-    def _frame(self, v, dt):
+    def _frame(self, v: tuple[float, float, float] | FloatArray, dt: float) -> None:
         world = self._world
         store = world._store
         packed = store.pack()
@@ -170,7 +187,7 @@ class Character:
                              float(v[2]), dt, *self._scratch, self._contacts)
         self._touches = None
 
-    def _carry(self, packed):
+    def _carry(self, packed: Any) -> Any:
         # Obstacles moved since the last frame (World3D.translate) that carry
         # the character (its floor) or pushed into it: their displacement,
         # and the world without them to slide it in.
@@ -199,7 +216,7 @@ class Character:
         flags[_kw.F_REMOVED] = 1
         return packed._replace(alive=alive, flags=flags)
 
-    def jump(self, speed):
+    def jump(self, speed: float) -> bool:
         """Jump at ``speed`` (m/s, up) on the next :meth:`update`, if standing on a floor.
 
         Returns whether it will jump (False in the air).
@@ -210,7 +227,7 @@ class Character:
         self._body[_kc.B_JUMP] = s
         return True
 
-    def resize(self, height):
+    def resize(self, height: float) -> bool:
         """Change the capsule's height, feet fixed (crouch, stand up), only where it fits.
 
         Returns whether it did: standing up under a low ceiling keeps the old
@@ -232,66 +249,67 @@ class Character:
         return True
 
     # ------------------------------------------------------------- reading
-    def _up_vector(self):
+    def _up_vector(self) -> FloatArray:
         u = np.zeros(3)
         u[int(self._body[_kc.B_UP])] = 1.0
         return u
 
-    def _center(self):
-        return self.position + 0.5 * self._body[_kc.B_HEIGHT] * self._up_vector()
+    def _center(self) -> FloatArray:
+        center: FloatArray = self.position + 0.5 * self._body[_kc.B_HEIGHT] * self._up_vector()
+        return center
 
     @property
-    def position(self):
+    def position(self) -> FloatArray:
         """``(3,) float64``: the feet, the bottom of the capsule."""
         return self._body[_kc.B_FEET:_kc.B_FEET + 3].copy()
 
     @position.setter
-    def position(self, value):
+    def position(self, value: Point3) -> None:
         p = validation.point(value, "position", dim=3)
         self._body[_kc.B_FEET:_kc.B_FEET + 3] = p
 
     @property
-    def velocity(self):
+    def velocity(self) -> FloatArray:
         """``(3,) float64``: the velocity it really moved with last frame (m/s), carrying aside."""
         return self._body[_kc.B_VELOCITY:_kc.B_VELOCITY + 3].copy()
 
     @property
-    def vertical_speed(self):
+    def vertical_speed(self) -> float:
         """Speed along ``up`` (m/s) that gravity and jumps give it: 0 on a floor."""
         return float(self._body[_kc.B_VSPEED])
 
     @property
-    def on_floor(self):
+    def on_floor(self) -> bool:
         """Whether it stands on a floor (a surface within ``max_slope`` of level)."""
         return bool(self._body[_kc.B_ON_FLOOR])
 
     @property
-    def floor_normal(self):
+    def floor_normal(self) -> FloatArray:
         """``(3,) float64``: the floor's unit normal (up on a step's nose), zeros in the air."""
         return self._body[_kc.B_FLOOR_NORMAL:_kc.B_FLOOR_NORMAL + 3].copy()
 
     @property
-    def floor_obstacle(self):
+    def floor_obstacle(self) -> int:
         """Id of the obstacle it stands on, or -1."""
         return int(self._body[_kc.B_FLOOR_OBSTACLE])
 
     @property
-    def on_wall(self):
+    def on_wall(self) -> bool:
         """Whether a wall or a too steep slope touches it."""
         return bool(self._body[_kc.B_ON_WALL])
 
     @property
-    def on_ceiling(self):
+    def on_ceiling(self) -> bool:
         """Whether a ceiling touches its head."""
         return bool(self._body[_kc.B_ON_CEILING])
 
     @property
-    def stepped(self):
+    def stepped(self) -> float:
         """Height (m) a step lifted it last frame (0: none)."""
         return float(self._body[_kc.B_STEPPED])
 
     @property
-    def stop(self):
+    def stop(self) -> CharacterStop:
         """Why the last frame ended.
 
         ``"done"`` (walked as asked), ``"slid"`` (walls turned it),
@@ -303,7 +321,7 @@ class Character:
         return _STOPS[int(self._body[_kc.B_STOP])]
 
     @property
-    def contacts(self):
+    def contacts(self) -> "tuple[Touch, ...]":
         """The surfaces touching it at the end of the last frame: :class:`Touch` records.
 
         One per obstacle and kind (floor, wall, ceiling): the nearest.
@@ -315,31 +333,31 @@ class Character:
         return self._touches
 
     @property
-    def radius(self):
+    def radius(self) -> float:
         """The capsule's radius (m)."""
         return float(self._body[_kc.B_RADIUS])
 
     @property
-    def height(self):
+    def height(self) -> float:
         """The capsule's height in all (m)."""
         return float(self._body[_kc.B_HEIGHT])
 
     @property
-    def max_slope(self):
+    def max_slope(self) -> float:
         """Steepest floor, radians from level."""
         return math.acos(self._body[_kc.B_COS_SLOPE])
 
     @property
-    def step_height(self):
+    def step_height(self) -> float:
         """Highest step climbed (m)."""
         return float(self._body[_kc.B_STEP])
 
     @property
-    def snap_distance(self):
+    def snap_distance(self) -> float:
         """How far below it keeps to the floor (m)."""
         return float(self._body[_kc.B_SNAP])
 
     @property
-    def gravity(self):
+    def gravity(self) -> float:
         """Downward acceleration (m/s^2)."""
         return float(self._body[_kc.B_GRAVITY])

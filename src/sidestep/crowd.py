@@ -9,19 +9,27 @@ agents at rest stay at rest. How: :mod:`sidestep.kernels.crowd`.
 """
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING, TypeVar, cast
 
 import numpy as np
+from numpy.typing import NDArray
 
 from . import validation
+from ._types import CrowdMode, FloatArray, Ids, IntArray, Numbers, Points2
 from .kernels import crowd as _kc
 from .kernels import moves as _moves
 from .threads import run_rows
 from .world import _STOPS
 
+if TYPE_CHECKING:
+    from .world import World2D
+
+_T = TypeVar("_T", bound=np.generic)
+
 #: Crowd modes: ``slide`` (agents slide round each other and the world),
 #: ``block`` (an agent whose move would leave its share of the way stays),
 #: ``ghost`` (agents ignore each other, as ``move_many``).
-CROWD_MODES = ("slide", "block", "ghost")
+CROWD_MODES: tuple[CrowdMode, ...] = ("slide", "block", "ghost")
 _MODE_CODES = {"slide": _moves.MODE_SLIDE, "block": _moves.MODE_BLOCK,
                "ghost": _moves.MODE_GHOST}
 _STOP_NAMES = np.array([_STOPS.get(code, "") for code in range(max(_STOPS) + 1)],
@@ -33,25 +41,27 @@ class CrowdStep:
     """What :meth:`Crowd.step` did."""
 
     #: ``(n,) int64``: the agents' ids, in the order of the other fields.
-    ids: np.ndarray
+    ids: IntArray
     #: ``(n, 2) float64``: where each agent ends.
-    positions: np.ndarray
+    positions: FloatArray
     #: ``(n,) int64``: the first obstacle each one touched (-1: none).
-    obstacle: np.ndarray
-    #: ``(n,)`` str: why each one's move ended, as :attr:`sidestep.Move.stop`;
-    #: ``"blocked"`` also when its neighbours left it no way.
-    stop: np.ndarray
-    _radii: np.ndarray = field(repr=False, default=None)
+    obstacle: IntArray
+    #: ``(n,)`` str (an object array): why each one's move ended, as
+    #: :attr:`sidestep.Move.stop`; ``"blocked"`` also when its neighbours left it no way.
+    stop: NDArray[np.object_]
+    _radii: FloatArray | None = field(repr=False, default=None)
     _gap: float = field(repr=False, default=0.0)
 
     @cached_property
-    def touching(self):
+    def touching(self) -> IntArray:
         """``(m, 2) int64``: ids of the pairs of agents touching at the end (within two
         skins), each pair once, lower index first; worked out on first read."""
         if not len(self.ids):
             return np.empty((0, 2), dtype=np.int64)
-        grid = _kc.grid_agents(self.positions, 2.0 * float(self._radii.max()) + self._gap)
-        return self.ids[_kc.touching_pairs(self.positions, self._radii, *grid, self._gap)]
+        radii = cast(FloatArray, self._radii)        # Crowd.step always gives them
+        grid = _kc.grid_agents(self.positions, 2.0 * float(radii.max()) + self._gap)
+        pairs: IntArray = self.ids[_kc.touching_pairs(self.positions, radii, *grid, self._gap)]
+        return pairs
 
 
 class Crowd:
@@ -86,7 +96,17 @@ class Crowd:
     __slots__ = ("_world", "_positions", "_radii", "_weights", "_ids", "_next_id",
                  "_separation", "_pressure")
 
-    def __init__(self, world, positions, radii, weights=None, *, separation=None):
+    _world: "World2D"
+    _positions: FloatArray
+    _radii: FloatArray
+    _weights: FloatArray
+    _ids: IntArray
+    _next_id: int
+    _separation: float | None
+    _pressure: FloatArray
+
+    def __init__(self, world: "World2D", positions: Points2, radii: Numbers,
+                 weights: Numbers | None = None, *, separation: float | None = None) -> None:
         from .world import World2D
         if not isinstance(world, World2D):
             raise TypeError(f"world must be a World2D, got {type(world).__name__}")
@@ -102,7 +122,7 @@ class Crowd:
         self.add(positions, radii, weights)
 
     # ------------------------------------------------------------- agents
-    def add(self, positions, radii, weights=None):
+    def add(self, positions: Points2, radii: Numbers, weights: Numbers | None = None) -> IntArray:
         """Add agents; returns their ids ``(k,) int64`` (never reused after a removal)."""
         p, _ = validation.points(positions, "positions")
         r = validation.lengths(radii, "radii", len(p), allow_zero=False)
@@ -116,7 +136,7 @@ class Crowd:
         self._next_id += len(p)
         return ids
 
-    def remove(self, ids):
+    def remove(self, ids: Ids) -> None:
         """Remove agents by id (unknown ids raise ``KeyError``; then none is removed)."""
         arr = validation.ids(ids, "ids")
         keep = ~np.isin(self._ids, arr)
@@ -129,31 +149,31 @@ class Crowd:
         self._ids = self._ids[keep]
         self._pressure = self._pressure[keep]
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._ids)
 
     @property
-    def ids(self):
+    def ids(self) -> IntArray:
         """``(n,) int64``: the agents' ids, in the order of :attr:`positions` (read-only)."""
         return _read_only(self._ids)
 
     @property
-    def positions(self):
+    def positions(self) -> FloatArray:
         """``(n, 2) float64``, read-only."""
         return _read_only(self._positions)
 
     @property
-    def radii(self):
+    def radii(self) -> FloatArray:
         """``(n,) float64``, read-only."""
         return _read_only(self._radii)
 
     @property
-    def weights(self):
+    def weights(self) -> FloatArray:
         """``(n,) float64``, read-only."""
         return _read_only(self._weights)
 
     # --------------------------------------------------------------- step
-    def step(self, displacements, mode="slide"):
+    def step(self, displacements: Points2, mode: CrowdMode = "slide") -> CrowdStep:
         """Move every agent at once by its displacement.
 
         Parameters
@@ -203,7 +223,7 @@ class Crowd:
                          self._radii.copy(), 2.0 * skin)
 
 
-def _weights(value, n):
+def _weights(value: Numbers, n: int) -> FloatArray:
     w = validation.as_float_array(value, "weights")
     if w.ndim == 0:
         w = np.full(n, float(w))
@@ -214,7 +234,7 @@ def _weights(value, n):
     return w
 
 
-def _read_only(array):
+def _read_only(array: NDArray[_T]) -> NDArray[_T]:
     view = array.view()
     view.flags.writeable = False
     return view

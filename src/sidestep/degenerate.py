@@ -12,8 +12,12 @@ are equal or exactly collinear as stored. Slivers of tiny but non-zero area
 are kept: they have a plane, and the 3D kernels must cope with them.
 """
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
+from numpy.typing import ArrayLike
+
+from ._types import BoolArray, FloatArray, IntArray
 
 
 @dataclass(frozen=True)
@@ -21,21 +25,21 @@ class KeptTriangles:
     """What :func:`drop_degenerate` kept of a triangle list, and what it dropped."""
 
     #: ``(k, 3) int64``: the triangles kept, in their original order.
-    triangles: np.ndarray
+    triangles: IntArray
     #: ``(k,) int64``: the row of each kept triangle in the list given.
-    kept: np.ndarray
+    kept: IntArray
     #: How many were dropped for zero area.
     zero_area: int
     #: How many were dropped for a corner that is NaN or infinite.
     non_finite: int
 
     @property
-    def dropped(self):
+    def dropped(self) -> int:
         """How many triangles were dropped in all."""
         return self.zero_area + self.non_finite
 
 
-def surface_kinds(vertices, triangles):
+def surface_kinds(vertices: FloatArray, triangles: IntArray) -> tuple[BoolArray, BoolArray]:
     """Which triangles have no surface, and why.
 
     Parameters
@@ -53,14 +57,14 @@ def surface_kinds(vertices, triangles):
         A corner is NaN or infinite.
     """
     corners = vertices[triangles]                               # (m, 3 corners, 3 axes)
-    non_finite = ~np.isfinite(corners).all(axis=(1, 2))
+    non_finite = cast(BoolArray, ~np.isfinite(corners).all(axis=(1, 2)))
     with np.errstate(invalid="ignore", over="ignore"):
         cross = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
     zero_area = ~non_finite & ~np.any(cross != 0.0, axis=1)
     return zero_area, non_finite
 
 
-def drop_degenerate(vertices, triangles):
+def drop_degenerate(vertices: ArrayLike, triangles: ArrayLike) -> KeptTriangles:
     """The triangles of a mesh without those of zero area or with a non-finite corner.
 
     Parameters

@@ -26,8 +26,10 @@ True
 import importlib
 import os
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
+from typing import Any
 
 #: Entry kernels (called from Python), by ``module:function``, with their
 #: argument types (``f`` float64, ``i`` int64, ``F1``/``F2`` C-contiguous
@@ -40,7 +42,7 @@ from dataclasses import dataclass
 #: too, with the types their caller passes them. A bare module is one of
 #: ``sidestep.kernels``; a dotted one is under ``sidestep``
 #: (``kernels3d.moves``).
-KERNELS = {
+KERNELS: dict[str, tuple[str, float]] = {
     "moves:move_packed": ("F1 F1 f f f f", 6),
     "moves:move_agents": ("F1 F2 F2 F1 i f f f f i F2 I1", 5),
     "pairs:close_pairs_capsules": ("F2 I1 B1 f f", 10),
@@ -114,7 +116,7 @@ KERNELS = {
 #: them from the cache): the big branches of a 2D move's compile.
 _MOVE_PARTS = ("moves:recover", "world:inside_areas", "moves:_gather", "moves:_sweep",
                "moves:_pressed", "moves:_seam_row", "moves:push", "moves:block")
-PARTS = {
+PARTS: dict[str, tuple[str, ...]] = {
     "moves:move_packed": _MOVE_PARTS,
     "moves:move_agents": _MOVE_PARTS,
     "moves:recover": ("moves:_separation_far", "world:penetrations", "world:probe_point"),
@@ -142,7 +144,7 @@ PARTS = {
 _BUILD = ["index:fill_index_capsules", "index:fill_index_boxes", "grid:pyramid_grid"]
 _LEVEL = _BUILD + ["grid:boundary_edges_grid", "polygon:first_crossing_polygon",
                    "polygon:signed_area_polygon"]
-COMMANDS = {
+COMMANDS: dict[str, list[str]] = {
     "demo": _BUILD + ["moves:move_packed", "world:nearest_points"],
     "render": _LEVEL + ["world:nearest_points"],
     "walk": _LEVEL + ["moves:move_agents", "world:nearest_points"],
@@ -176,16 +178,16 @@ class Warmup:
     seconds : float
         Wall time.
     """
-    compiled: tuple
-    cached: tuple
+    compiled: tuple[str, ...]
+    cached: tuple[str, ...]
     processes: int
     seconds: float
 
 
-def _types():
+def _types() -> dict[str, Any]:
     from numba import types
 
-    def array(dtype, ndim):
+    def array(dtype: Any, ndim: int) -> Any:
         return types.Array(dtype, ndim, "C")
 
     return {"f": types.float64, "i": types.int64, "b": types.boolean,
@@ -198,7 +200,7 @@ def _types():
             "I2": array(types.int64, 2), "L0": types.literal(0)}
 
 
-def packed3d_type():
+def packed3d_type() -> Any:
     """The Numba type of a :class:`~sidestep.kernels3d.world.Packed3D` (any world's: it
     holds only arrays and whole numbers), made without packing one (which compiles)."""
     from numba import types
@@ -206,7 +208,7 @@ def packed3d_type():
     from .kernels3d.bvh import BVH
     from .kernels3d.world import Packed3D
 
-    def array(dtype, ndim):
+    def array(dtype: Any, ndim: int) -> Any:
         return types.Array(dtype, ndim, "C")
 
     i64, f64, i32 = types.int64, types.float64, types.int32
@@ -217,7 +219,7 @@ def packed3d_type():
                              array(i64, 1), tree, array(f64, 2)], Packed3D)
 
 
-def _world_type(compile):
+def _world_type(compile: bool) -> Any:
     # The packed 2D world's Numba type: the return type of unpack_world,
     # loaded from the cache, or compiled if ``compile`` (None if neither).
     from .kernels.world import unpack_world
@@ -230,7 +232,7 @@ def _world_type(compile):
     return unpack_world.overloads[signature].signature.return_type
 
 
-def kernel(name, compile=True):
+def kernel(name: str, compile: bool = True) -> tuple[Any, tuple[Any, ...] | None]:
     """The dispatcher and argument types of kernel ``name`` (``module:function``).
 
     A kernel taking the packed world (``W``) needs that type, which this
@@ -251,7 +253,7 @@ def kernel(name, compile=True):
     return dispatcher, tuple(names[t] for t in codes)
 
 
-def _in_cache(dispatcher, signature):
+def _in_cache(dispatcher: Any, signature: tuple[Any, ...]) -> bool:
     try:
         cache = dispatcher._cache
         key = cache._index_key(signature, dispatcher.targetctx.codegen())
@@ -260,7 +262,7 @@ def _in_cache(dispatcher, signature):
         return False
 
 
-def is_cached(name):
+def is_cached(name: str) -> bool:
     """Whether Numba's cache holds entry kernel ``name`` for its signature (False if unknown).
 
     Reads the kernel's cache index only (and, for a kernel taking the packed
@@ -272,7 +274,7 @@ def is_cached(name):
     return signature in dispatcher.overloads or _in_cache(dispatcher, signature)
 
 
-def _compile(name):
+def _compile(name: str) -> str:
     # In a worker: compile one kernel (Numba saves it, and every kernel it
     # calls, in the cache); return its name.
     dispatcher, signature = kernel(name)
@@ -280,13 +282,14 @@ def _compile(name):
     return name
 
 
-def _cores():
+def _cores() -> int:
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0))
     return os.cpu_count() or 1
 
 
-def warmup(kernels=None, processes=None, on_start=None):
+def warmup(kernels: Iterable[str] | None = None, processes: int | None = None,
+           on_start: Callable[[list[str], int], object] | None = None) -> Warmup:
     """Fill Numba's cache with sidestep's kernels, compiling the missing ones in parallel.
 
     Parameters
@@ -326,14 +329,14 @@ def warmup(kernels=None, processes=None, on_start=None):
     if missing and on_start is not None:
         on_start(missing, workers)
     order = _schedule(missing)
-    done = []
+    done: list[str] = []
     if workers > 1:
         import multiprocessing
 
         # spawn: a fresh interpreter per worker, whatever threads this one runs.
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) \
                 as pool:
-            running = set()
+            running: set[Future[str]] = set()
             while order or running:
                 # Keep every worker busy with the most urgent kernel whose parts are done.
                 for name in [n for n in order if _ready(n, done, missing)]:
@@ -349,7 +352,7 @@ def warmup(kernels=None, processes=None, on_start=None):
                   time.perf_counter() - start)
 
 
-def _with_parts(names, out=None):
+def _with_parts(names: Iterable[str], out: list[str] | None = None) -> list[str]:
     # The names, each kernel's parts (and theirs) before it.
     out = [] if out is None else out
     for name in names:
@@ -359,14 +362,14 @@ def _with_parts(names, out=None):
     return out
 
 
-def _ready(name, done, missing):
+def _ready(name: str, done: list[str], missing: list[str]) -> bool:
     return all(part in done or part not in missing for part in PARTS.get(name, ()))
 
 
-def _schedule(missing):
+def _schedule(missing: list[str]) -> list[str]:
     # Most urgent first: the longest chain of compiling that starts with the
     # kernel (its own weight plus that of the heaviest kernel waiting for it).
-    def chain(name):
+    def chain(name: str) -> float:
         after = [k for k in missing if name in PARTS.get(k, ())]
         return KERNELS[name][1] + max((chain(k) for k in after), default=0.0)
 

@@ -5,14 +5,22 @@
 it and what was expected.
 """
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+from ._types import BoolArray, FloatArray, Points2, StrPath
+
+if TYPE_CHECKING:
+    from .world import World2D
+    from .world3d import World3D
 
 
 class LevelError(ValueError):
     """A level file that cannot be read: ``file``, ``place`` (line, object id, lump...) and why."""
 
-    def __init__(self, file, place, message):
+    def __init__(self, file: StrPath, place: object, message: str) -> None:
         self.file = str(file)
         self.place = place
         self.message = message
@@ -25,32 +33,34 @@ class Scenarios:
     """Start and goal pairs for agents (a Moving AI ``.scen`` file, say)."""
 
     #: ``(n, 2) float64``: where each agent starts.
-    starts: np.ndarray
+    starts: FloatArray
     #: ``(n, 2) float64``: where it should go.
-    goals: np.ndarray
+    goals: FloatArray
     #: ``(n,) float64``: the file's optimal path length per pair (NaN if not given).
-    lengths: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    lengths: FloatArray = field(default_factory=lambda: np.zeros(0))
 
 
 @dataclass(frozen=True)
 class Level:
     """What :func:`sidestep.load` read from a level file."""
 
-    #: The obstacles, as a :class:`~sidestep.World2D`.
-    world: object
-    #: ``(n, 2) float64``: spawn points the file marks (Tiled point objects...); may be empty.
-    spawns: np.ndarray
+    #: The obstacles, as a :class:`~sidestep.World2D` (a
+    #: :class:`~sidestep.World3D` for a 3D level).
+    world: "World2D | World3D"
+    #: ``(n, 2) float64``: spawn points the file marks (Tiled point objects...);
+    #: may be empty (``(n, 3)`` in 3D).
+    spawns: FloatArray
     #: Start/goal pairs for agents, or None.
-    scenarios: object = None
+    scenarios: Scenarios | None = None
     #: A short name for the level (the map name, or the file's stem).
     name: str = ""
     #: Path of the file read, or None.
-    source: object = None
+    source: Path | None = None
     #: Non-fatal problems found while reading (a scenario row whose start is
     #: blocked, an object type that was skipped...), one line each.
-    problems: tuple = ()
+    problems: tuple[str, ...] = ()
 
-    def walkable(self, points):
+    def walkable(self, points: Points2) -> BoolArray:
         """Whether each point lies in the level's walkable area.
 
         Inside the level's edge (its one-sided walls: a navmesh's polygons, a

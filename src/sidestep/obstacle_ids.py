@@ -7,12 +7,19 @@ keeps ``alive`` and ``family`` as growable arrays indexed by id; a world class
 names its families in ``_FAMILIES`` (the store's order) and may rename some of
 them for its ``repr`` in ``_LABELS``.
 """
+from typing import TYPE_CHECKING, ClassVar
+
 import numpy as np
 
 from . import validation
+from ._types import Ids, IntArray
+
+if TYPE_CHECKING:
+    from .storage import Store
+    from .storage3d import Store3D
 
 
-def count_noun(n, noun):
+def count_noun(n: int, noun: str) -> str:
     """``n`` and ``noun``, plural unless ``n`` is 1: ``"1 box"``, ``"132 boxes"``, ``"2 meshes"``."""
     if n == 1:
         return f"1 {noun}"
@@ -22,10 +29,11 @@ def count_noun(n, noun):
 class ObstacleIds:
     """Ids, membership, families and removal of a world's obstacles (a mixin)."""
 
-    _FAMILIES = ()
-    _LABELS = {}
+    _FAMILIES: ClassVar[tuple[str, ...]] = ()
+    _LABELS: ClassVar[dict[str, str]] = {}
+    _store: "Store | Store3D"
 
-    def _known(self, ids):
+    def _known(self, ids: Ids) -> IntArray:
         """``ids`` as an ``(n,) int64`` array, each one held by this world (else ``KeyError``)."""
         arr = validation.ids(ids, "ids")
         known = self._store.alive.size
@@ -34,27 +42,27 @@ class ObstacleIds:
                 raise KeyError(f"no obstacle with id {int(i)} in this world")
         return arr
 
-    def remove(self, ids):
+    def remove(self, ids: Ids) -> None:
         """Remove obstacles by id (ids already removed or unknown raise ``KeyError``).
 
         Either every id is removed or, on an error, none is.
         """
         self._store.remove(self._known(ids))
 
-    def __len__(self):
+    def __len__(self) -> int:
         return int(self._store.alive.view().sum())
 
-    def __contains__(self, obstacle_id):
+    def __contains__(self, obstacle_id: object) -> "bool | np.bool_":
         a = self._store.alive
         return isinstance(obstacle_id, (int, np.integer)) and 0 <= obstacle_id < a.size \
             and bool(a.data[obstacle_id])
 
     @property
-    def ids(self):
+    def ids(self) -> IntArray:
         """``(n,) int64``: ids of the obstacles in the world."""
         return np.flatnonzero(self._store.alive.view()).astype(np.int64)
 
-    def family(self, obstacle_id):
+    def family(self, obstacle_id: int) -> str:
         """Family of an obstacle, one of the world's family names (``KeyError`` if unknown).
 
         ``"circle"``, ``"wall"``, ``"box"``, ``"polygon"``, ``"grid"`` in a
@@ -64,9 +72,10 @@ class ObstacleIds:
         """
         if obstacle_id not in self:
             raise KeyError(f"no obstacle with id {obstacle_id} in this world")
-        return self._FAMILIES[self._store.family.data[obstacle_id]]
+        name: str = self._FAMILIES[self._store.family.data[obstacle_id]]
+        return name
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         families = self._store.family.view()[self._store.alive.view() != 0]
         counts = ", ".join(
             count_noun(int(n), self._LABELS.get(self._FAMILIES[f], self._FAMILIES[f]))

@@ -26,7 +26,30 @@ needs it; install it with ``pip install "sidestep[demo]"``.
 >>> dots = plot.draw_contacts(ax, [(0, 2.0)])
 >>> image, contour = plot.draw_clearance(ax, world, radius=0.3, resolution=60)
 """
+from __future__ import annotations      # matplotlib's types, named without importing it
+
+from typing import TYPE_CHECKING, Any, cast
+
 import numpy as np
+from numpy.typing import ArrayLike
+
+from ._types import FloatArray, Points2
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.collections import LineCollection
+    from matplotlib.colors import Colormap
+    from matplotlib.contour import QuadContourSet
+    from matplotlib.image import AxesImage
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch, PathPatch
+    from matplotlib.path import Path
+    from matplotlib.typing import ColorType
+
+    from .volumes.query import Query
+    from .volumes.shapes import Volume
+    from .world import World2D
+    from .world3d import World3D
 
 #: Points on each half circle of a drawn capsule: smooth at the demo's scale.
 _ARC_POINTS = 24
@@ -39,7 +62,7 @@ _FEW_ARC_POINTS = 6
 _MANY_WALLS = 300
 
 
-def _capsule_path(segments, radius):
+def _capsule_path(segments: FloatArray, radius: FloatArray) -> Path | None:
     """One path whose filled area is the union of capsules, for a single translucent patch.
 
     Parameters
@@ -74,7 +97,8 @@ def _capsule_path(segments, radius):
     return Path(ring.reshape(-1, 2), np.tile(codes, len(ring)))
 
 
-def _add_capsules(ax, segments, radius, **kw):
+def _add_capsules(ax: Axes, segments: ArrayLike, radius: ArrayLike,
+                  **kw: Any) -> PathPatch | None:
     """Fill the union of capsules ``(m, 4)`` of radii ``(m,)`` as one patch (None if empty)."""
     from matplotlib.patches import PathPatch
 
@@ -90,8 +114,9 @@ def _add_capsules(ax, segments, radius, **kw):
     return patch
 
 
-def draw_world(ax, world, *, halo=0.0, color="0.35", halo_color="tab:orange", alpha=0.35,
-               linewidth=None):
+def draw_world(ax: Axes, world: World2D, *, halo: float = 0.0, color: ColorType = "0.35",
+               halo_color: ColorType = "tab:orange", alpha: float = 0.35,
+               linewidth: float | None = None) -> None:
     """Draw every obstacle of ``world`` on ``ax``, top view with equal aspect.
 
     Circles, boxes, polygons and blocked grid cells are filled with ``color``;
@@ -134,10 +159,14 @@ def draw_world(ax, world, *, halo=0.0, color="0.35", halo_color="tab:orange", al
                   color=color, alpha=alpha, linewidth=0, zorder=2)
     if linewidth is None:
         linewidth = 2.0 if len(walls["ids"]) <= _MANY_WALLS else 0.6
-    ax.add_collection(LineCollection(np.stack([walls["starts"], walls["ends"]], axis=1),
+    # (The ignores: matplotlib's stubs want a sequence of lines where its
+    # documentation, and this call, give an (n, 2, 2) array.)
+    segments = np.stack([walls["starts"], walls["ends"]], axis=1)
+    ax.add_collection(LineCollection(segments,  # type: ignore[arg-type]
                                      colors=color, linewidths=linewidth, zorder=2))
     boxes = world.geometry("box")
-    shapes = [Rectangle(lo, *(hi - lo)) for lo, hi in zip(boxes["mins"], boxes["maxs"])]
+    shapes: list[Patch] = [Rectangle(lo, *(hi - lo))
+                           for lo, hi in zip(boxes["mins"], boxes["maxs"])]
     shapes += [Polygon(v) for v in world.geometry("polygon")["vertices"]]
     ax.add_collection(PatchCollection(shapes, color=color, zorder=2))
     grids = world.geometry("grid")
@@ -150,7 +179,7 @@ def draw_world(ax, world, *, halo=0.0, color="0.35", halo_color="tab:orange", al
     ax.autoscale_view()
 
 
-def draw_path(ax, positions, **kw):
+def draw_path(ax: Axes, positions: Points2, **kw: Any) -> Line2D:
     """Draw an agent's path as a line.
 
     Parameters
@@ -169,7 +198,7 @@ def draw_path(ax, positions, **kw):
     return ax.plot(p[:, 0], p[:, 1], **kw)[0]
 
 
-def draw_contacts(ax, contacts_points, **kw):
+def draw_contacts(ax: Axes, contacts_points: Points2, **kw: Any) -> Line2D:
     """Mark contact points (e.g. ``Move.contacts[i].point``) with small markers.
 
     Parameters
@@ -192,7 +221,8 @@ def draw_contacts(ax, contacts_points, **kw):
     return ax.plot(p[:, 0], p[:, 1], **kw)[0]
 
 
-def draw_paths(ax, paths, *, cmap="tab10", **kw):
+def draw_paths(ax: Axes, paths: ArrayLike, *, cmap: str | Colormap = "tab10",
+               **kw: Any) -> LineCollection:
     """Draw many agents' paths at once, one colour per agent, as a single collection.
 
     Parameters
@@ -219,12 +249,13 @@ def draw_paths(ax, paths, *, cmap="tab10", **kw):
     kw.setdefault("colors", agent_colors(p.shape[1], cmap))
     kw.setdefault("linewidths", 1.2)
     kw.setdefault("zorder", 3)
-    lines = ax.add_collection(LineCollection(np.swapaxes(p, 0, 1), **kw))
+    lines = LineCollection(np.swapaxes(p, 0, 1), **kw)  # type: ignore[arg-type]
+    ax.add_collection(lines)
     ax.autoscale_view()
     return lines
 
 
-def agent_colors(n, cmap="tab10"):
+def agent_colors(n: int, cmap: str | Colormap = "tab10") -> FloatArray:
     """``(n, 4)`` RGBA colours, one per agent: cycling a qualitative map, spread over another.
 
     Examples
@@ -243,8 +274,12 @@ def agent_colors(n, cmap="tab10"):
     return colormap(np.linspace(0.0, 1.0, max(n, 1))[:n])
 
 
-def draw_clearance(ax, world, *, extent=None, resolution=400, radius=0.0, cmap="Blues",
-                   vmax=None, contour=True, contour_color="tab:red", shade=True, alpha=1.0):
+def draw_clearance(ax: Axes, world: World2D, *,
+                   extent: tuple[float, float, float, float] | None = None,
+                   resolution: int = 400, radius: float = 0.0, cmap: str | Colormap = "Blues",
+                   vmax: float | None = None, contour: bool = True,
+                   contour_color: ColorType = "tab:red", shade: bool = True,
+                   alpha: float = 1.0) -> tuple[AxesImage, QuadContourSet | None]:
     """Draw the clearance field of ``world``: how far each point is from the nearest surface.
 
     An image of :meth:`World2D.clearance` sampled at the centres of a grid of
@@ -315,7 +350,8 @@ def draw_clearance(ax, world, *, extent=None, resolution=400, radius=0.0, cmap="
     xs = x0 + (np.arange(nx) + 0.5) * (x1 - x0) / nx
     ys = y0 + (np.arange(ny) + 0.5) * (y1 - y0) / ny
     gx, gy = np.meshgrid(xs, ys)
-    field = world.clearance(np.column_stack([gx.ravel(), gy.ravel()])).reshape(ny, nx)
+    samples = cast(FloatArray, world.clearance(np.column_stack([gx.ravel(), gy.ravel()])))
+    field = samples.reshape(ny, nx)
     finite = field[np.isfinite(field)]
     positive = finite[finite > 0]
     top = vmax if vmax is not None else \
@@ -336,14 +372,15 @@ def draw_clearance(ax, world, *, extent=None, resolution=400, radius=0.0, cmap="
     return image, lines
 
 
-def _colormap(cmap):
+def _colormap(cmap: str | Colormap) -> Colormap:
     """A colormap from its name or itself."""
     import matplotlib
 
     return matplotlib.colormaps[cmap] if isinstance(cmap, str) else cmap
 
 
-def _field_extent(world, extent, radius):
+def _field_extent(world: World2D, extent: tuple[float, float, float, float] | None,
+                  radius: float) -> tuple[float, float, float, float]:
     """``(x0, x1, y0, y1)`` to sample: ``extent`` checked, or the world's grown bounds."""
     if extent is not None:
         x0, x1, y0, y1 = (float(v) for v in extent)
@@ -359,7 +396,8 @@ def _field_extent(world, extent, radius):
     return lo_x - margin, hi_x + margin, lo_y - margin, hi_y + margin
 
 
-def draw_query(ax, world, volume, *, color="0.35", view_color="tab:blue"):
+def draw_query(ax: Axes, world: World2D | World3D, volume: Volume, *, color: ColorType = "0.35",
+               view_color: ColorType = "tab:blue") -> Query:
     """Draw ``world``, a view volume and the obstacles it touches, coloured by state.
 
     See :func:`sidestep.plot_query.draw_query` (2D and 3D worlds). Returns

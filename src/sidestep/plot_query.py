@@ -20,19 +20,36 @@ True
 >>> q.obstacle.tolist(), q.state.tolist()
 ([0, 1], [2, 1])
 """
+from __future__ import annotations      # matplotlib's types, named without importing it
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
 import numpy as np
+
+from ._types import StrPath
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.patches import Patch
+    from matplotlib.typing import ColorType
+
+    from .volumes.query import Query
+    from .volumes.shapes import Volume
+    from .world import World2D
+    from .world3d import World3D
 
 #: Colours by state: intersecting, contained.
 QUERY_COLORS = {1: "tab:orange", 2: "tab:green"}
 
 
-def _ground_axes(world):
+def _ground_axes(world: World2D | World3D) -> tuple[int, ...]:
     # The two axes of a top view: x and y for 2D, the two other than up in 3D.
     up = getattr(world, "up", None)
     return (0, 1) if up is None else tuple(a for a in range(3) if a != "xyz".index(up))
 
 
-def _shapes_2d(world):
+def _shapes_2d(world: World2D) -> Iterator[tuple[int, Patch]]:
     """``(id, patch)`` of each live obstacle of a 2D world (walls as their band)."""
     from matplotlib.patches import Circle, PathPatch, Polygon, Rectangle
 
@@ -43,7 +60,9 @@ def _shapes_2d(world):
         yield i, Circle(c, r)
     g = world.geometry("wall")
     for i, a, b, t in zip(g["ids"], g["starts"], g["ends"], g["clearance"]):
-        yield i, PathPatch(_capsule_path(np.hstack([a, b])[None], np.array([t])))
+        band = _capsule_path(np.hstack([a, b])[None], np.array([t]))
+        # A wall of clearance 0 has no band: its segment, drawn by its edge.
+        yield i, (PathPatch(band) if band is not None else Polygon(np.array([a, b])))
     g = world.geometry("box")
     for i, lo, hi in zip(g["ids"], g["mins"], g["maxs"]):
         yield i, Rectangle(lo, *(hi - lo))
@@ -56,7 +75,7 @@ def _shapes_2d(world):
             yield i, Rectangle(o + s * np.array([c, r]), s, s)
 
 
-def _shapes_3d(world, axes):
+def _shapes_3d(world: World3D, axes: tuple[int, ...]) -> Iterator[tuple[int, Patch]]:
     """``(id, patch)`` of each live obstacle of a 3D world, seen from above."""
     from matplotlib.patches import Circle, Polygon, Rectangle
 
@@ -89,12 +108,13 @@ def _shapes_3d(world, axes):
         yield i, Rectangle((o[ax0], o[ax1]), (cols - 1) * s, (rows - 1) * s)
 
 
-def _outline(ax, volume, axes, color):
+def _outline(ax: Axes, volume: Volume, axes: tuple[int, ...], color: ColorType) -> None:
     """Draw the volume's outline, seen along the axis not in ``axes``."""
     from matplotlib.collections import LineCollection
     from matplotlib.patches import Circle, Polygon
 
     from .kernels3d import volumes as kv
+    from .volumes.shapes import Box, Ray
 
     pick = list(axes)
     corners = getattr(volume, "corners", None)
@@ -103,8 +123,8 @@ def _outline(ax, volume, axes, color):
         ax.add_patch(Polygon(k, closed=True, fill=False, edgecolor=color, zorder=4))
         ax.update_datalim(k)
         return
-    if corners is not None or hasattr(volume, "min"):
-        if corners is None:
+    if corners is not None or isinstance(volume, Box):
+        if isinstance(volume, Box):                         # (a frustum has its corners)
             lo, hi = volume.min, volume.max
             corners = [[hi[j] if (i >> j) & 1 else lo[j] for j in range(volume.dim)]
                        for i in range(8)]
@@ -115,11 +135,11 @@ def _outline(ax, volume, axes, color):
         ax.add_collection(LineCollection(lines, colors=color, zorder=4))
         ax.update_datalim(lines.reshape(-1, 2))
         return
-    if hasattr(volume, "direction"):                        # a ray: to the edge of the picture
+    if isinstance(volume, Ray):                             # a ray: to the edge of the picture
         o = np.array(volume.origin)[pick if volume.dim == 3 else [0, 1]]
         d = np.array(volume.direction)[pick if volume.dim == 3 else [0, 1]]
         if np.any(d):                                       # seen end-on: just its origin
-            ax.axline(o, o + d, color=color, zorder=4)
+            ax.axline(o, o + d, color=color, zorder=4)  # type: ignore[arg-type]  # (2,) arrays
         ax.plot(*o, "o", color=color, zorder=4)
         return
     start = getattr(volume, "start", getattr(volume, "center", getattr(volume, "position", None)))
@@ -132,7 +152,8 @@ def _outline(ax, volume, axes, color):
     ax.update_datalim(np.vstack([p - r, p + r]))
 
 
-def draw_query(ax, world, volume, *, color="0.35", view_color="tab:blue", base=True):
+def draw_query(ax: Axes, world: World2D | World3D, volume: Volume, *, color: ColorType = "0.35",
+               view_color: ColorType = "tab:blue", base: bool = True) -> Query:
     """Draw ``world``, ``volume``'s outline and the obstacles ``world.query(volume)`` returns.
 
     Parameters
@@ -155,10 +176,12 @@ def draw_query(ax, world, volume, *, color="0.35", view_color="tab:blue", base=T
     """
     from matplotlib.collections import PatchCollection
 
+    from .world3d import World3D
+
     q = world.query(volume)
     state = dict(zip(q.obstacle.tolist(), q.state.tolist()))
     axes = _ground_axes(world)
-    if hasattr(world, "up"):
+    if isinstance(world, World3D):                          # (only a World3D has an up axis)
         shapes = list(_shapes_3d(world, axes))
         if base:
             others = [p for i, p in shapes if int(i) not in state]
@@ -182,7 +205,8 @@ def draw_query(ax, world, volume, *, color="0.35", view_color="tab:blue", base=T
     return q
 
 
-def save_query(world, volume, out, *, title=None):
+def save_query(world: World2D | World3D, volume: Volume, out: StrPath, *,
+               title: str | None = None) -> Query:
     """Draw :func:`draw_query` on a figure of its own and save it at ``out``.
 
     The extension picks the format (PNG, SVG, ...). Returns the query drawn.

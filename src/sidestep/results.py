@@ -3,8 +3,9 @@
 Shapes are given for 2D; in 3D every ``2`` is a ``3`` and the records carry a ``part``.
 """
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, overload
 
-import numpy as np
+from ._types import BoolArray, FloatArray, IntArray, Stop
 
 _new = object.__new__
 
@@ -16,17 +17,17 @@ class Contact:
     #: Id of the obstacle touched.
     obstacle: int
     #: ``(2,) float64``: the point of the obstacle's surface where it was touched.
-    point: np.ndarray
+    point: FloatArray
     #: ``(2,) float64``: unit normal at that point, from the obstacle towards the agent.
-    normal: np.ndarray
+    normal: FloatArray
     #: Part of the requested displacement travelled when the contact was made, in [0, 1].
     fraction: float
     #: 3D: which part of the obstacle was touched (a mesh's triangle), -1 for a
     #: whole obstacle; None in 2D.
-    part: object = None
+    part: int | None = None
 
 
-def contacts_from_rows(rows):
+def contacts_from_rows(rows: FloatArray) -> tuple[Contact, ...]:
     """Contact rows as the move kernels write them, as a tuple of :class:`Contact` records.
 
     ``rows : (n, 6) float64``, one ``[obstacle, point x, point y, normal x,
@@ -46,16 +47,24 @@ class _LazyContacts:
     ``contacts`` wins over it.
     """
 
-    def __get__(self, move, owner=None):
+    @overload
+    def __get__(self, move: None, owner: type | None = None) -> "_LazyContacts": ...
+
+    @overload
+    def __get__(self, move: "Move", owner: type | None = None) -> tuple[Contact, ...]: ...
+
+    def __get__(self, move: "Move | None",
+                owner: type | None = None) -> "tuple[Contact, ...] | _LazyContacts":
         if move is None:      # on the class: the field has no default
             raise AttributeError("contacts")
         state = move.__dict__
         rows = state.get("_rows")
         if rows is None:      # another thread built them meanwhile
-            return state["contacts"]
+            built: tuple[Contact, ...] = state["contacts"]
+            return built
         # Stored before the rows go, and only if no other thread stored first:
         # every reader gets the same tuple.
-        found = state.setdefault("contacts", contacts_from_rows(rows))
+        found: tuple[Contact, ...] = state.setdefault("contacts", contacts_from_rows(rows))
         state.pop("_rows", None)
         return found
 
@@ -65,13 +74,16 @@ class Move:
     """What :meth:`World2D.move` did, and why it ended where it did."""
 
     #: ``(2,) float64``: where the agent ends.
-    position: np.ndarray
+    position: FloatArray
     #: Whether anything stopped, turned or pushed the agent.
     hit: bool
     #: The obstacles involved, one :class:`Contact` each, in the order met.
     #: (Not a default: ``dataclass`` sees none, as the descriptor refuses
-    #: reads on the class.)
-    contacts: tuple = _LazyContacts()
+    #: reads on the class; type checkers are shown the field alone.)
+    if TYPE_CHECKING:
+        contacts: tuple[Contact, ...]
+    else:
+        contacts: tuple = _LazyContacts()
     #: Why the move ended: ``"done"`` (reached the target untouched), ``"slid"``
     #: (contacts turned the move and it went on along them as far as they allow),
     #: ``"blocked"`` (it came to rest against contacts with no way along them:
@@ -79,17 +91,18 @@ class Move:
     #: ``"pushed"`` (push mode pushed the agent out), ``"max_iterations"`` (slide
     #: ran out of passes with motion left) or ``"stuck"`` (started overlapping
     #: and found no free spot).
-    stop: str
+    stop: Stop
     #: Whether the agent started overlapping and was first moved to a free spot.
     recovered: bool = False
 
-    def __getstate__(self):
+    def __getstate__(self) -> dict[str, Any]:
         # Copies and pickles hold the Contact records, never the raw rows.
         self.contacts      # builds them if not yet built
         return self.__dict__
 
 
-def move_record(position, hit, rows, stop, recovered):
+def move_record(position: FloatArray, hit: bool, rows: FloatArray | tuple[()], stop: Stop,
+                recovered: bool) -> Move:
     """A :class:`Move` made without the dataclass ``__init__`` (a third of a move's cost).
 
     ``rows`` holds the contacts as :func:`contacts_from_rows` takes them (an
@@ -116,16 +129,16 @@ class Nearest:
     """Nearest obstacle surface to each query point (arrays of length n; one point: scalars)."""
 
     #: ``(n,) int64``: id of the nearest obstacle, -1 in an empty world.
-    obstacle: np.ndarray
+    obstacle: IntArray | int
     #: ``(n,) float64``: signed distance to its surface, negative inside; inf if none.
-    distance: np.ndarray
+    distance: FloatArray | float
     #: ``(n, 2) float64``: the nearest surface point (NaN if none).
-    point: np.ndarray
+    point: FloatArray
     #: ``(n, 2) float64``: unit normal there, out of the obstacle (NaN if none).
-    normal: np.ndarray
+    normal: FloatArray
     #: 3D: ``(n,) int64``, the part of the obstacle nearest (a mesh's triangle,
     #: -1 for a whole obstacle); None in 2D.
-    part: object = None
+    part: IntArray | int | None = None
 
 
 @dataclass(frozen=True)
@@ -133,15 +146,15 @@ class RayHits:
     """First obstacle surface along each ray (arrays of length n; one ray: scalars)."""
 
     #: ``(n,) bool``: whether the ray hit within its ``max_distance``.
-    hit: np.ndarray
+    hit: BoolArray | bool
     #: ``(n,) float64``: distance along the ray to the hit, inf on a miss.
-    distance: np.ndarray
+    distance: FloatArray | float
     #: ``(n, 2) float64``: unit surface normal at the hit, towards the ray's origin side; 0 on a miss.
-    normal: np.ndarray
+    normal: FloatArray
     #: ``(n,) int64``: id of the obstacle hit, -1 on a miss.
-    obstacle: np.ndarray
+    obstacle: IntArray | int
     #: ``(n, 2) float64``: the hit point (NaN on a miss).
-    point: np.ndarray
+    point: FloatArray
     #: 3D: ``(n,) int64``, the part hit (a mesh's triangle; -1 for a whole
     #: obstacle or a miss); None in 2D.
-    part: object = None
+    part: IntArray | int | None = None

@@ -5,8 +5,12 @@ world as one flat buffer (see :func:`~sidestep.kernels.world.unpack_world`)
 and rebuilds the broadphase only after obstacles were added (removal just
 clears the ``alive`` flag, in the buffers too).
 """
-import numpy as np
+from typing import Any
 
+import numpy as np
+from numpy.typing import DTypeLike, NDArray
+
+from ._types import FloatArray, IntArray
 from .kernels import world as _kw
 from .kernels.grid import pyramid_grid
 from .kernels.index import Index, fill_index_boxes, fill_index_capsules
@@ -26,11 +30,11 @@ _INDEX_PAD = 1e-6
 class Growable:
     """A numpy array with amortised appends along its first axis."""
 
-    def __init__(self, shape_tail=(), dtype=np.float64):
-        self.data = np.empty((16,) + shape_tail, dtype=dtype)
+    def __init__(self, shape_tail: tuple[int, ...] = (), dtype: DTypeLike = np.float64) -> None:
+        self.data: NDArray[Any] = np.empty((16,) + shape_tail, dtype=dtype)
         self.size = 0
 
-    def extend(self, rows):
+    def extend(self, rows: NDArray[Any]) -> None:
         need = self.size + len(rows)
         if need > len(self.data):
             grown = np.empty((max(need, 2 * len(self.data)),) + self.data.shape[1:],
@@ -40,14 +44,14 @@ class Growable:
         self.data[self.size:need] = rows
         self.size = need
 
-    def view(self):
+    def view(self) -> NDArray[Any]:
         return self.data[:self.size]
 
 
 class Store:
     """Obstacle arrays (structure of arrays) with stable integer ids."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.item_geometry = Growable((_kw.ITEM,))   # [ax, ay, bx, by, thickness, one-sided]
         self.item_owner = Growable((), np.int64)
         self.area_kind = Growable((), np.int64)
@@ -55,17 +59,19 @@ class Store:
         self.area_bounds = Growable((4,))
         self.area_ref = Growable((2,), np.int64)
         self.polygon_vertices = Growable((2,))
-        self.grid_tables = []                # per grid: (rows, cols) uint8
+        self.grid_tables: list[NDArray[np.uint8]] = []   # per grid: (rows, cols) uint8
         self.grid_frame = Growable((3,))    # cell_size, origin_x, origin_y
         self.alive = Growable((), np.uint8)
         self.family = Growable((), np.int8)
         self.first_item = Growable((), np.int64)
         self.item_count = Growable((), np.int64)
         self.area_of = Growable((), np.int64)
-        self._packed = None
+        self._packed: FloatArray | None = None
 
     # ------------------------------------------------------------------ adding
-    def add(self, family, items_per_obstacle, items, area=None, count=None):
+    def add(self, family: str, items_per_obstacle: int, items: FloatArray,
+            area: tuple[IntArray, FloatArray, IntArray] | None = None,
+            count: int | None = None) -> IntArray:
         """Append obstacles of one ``family``; returns their ids.
 
         ``items (count * items_per_obstacle, 5)`` are their capsules in order
@@ -97,19 +103,20 @@ class Store:
         self._packed = None
         return ids
 
-    def add_polygon_vertices(self, vertices):
+    def add_polygon_vertices(self, vertices: FloatArray) -> tuple[int, int]:
         """Store a polygon's vertices; returns ``(first, count)`` for its area ref."""
         first = self.polygon_vertices.size
         self.polygon_vertices.extend(vertices)
         return first, len(vertices)
 
-    def add_grid_table(self, blocked, cell_size, origin):
+    def add_grid_table(self, blocked: NDArray[np.bool_], cell_size: float,
+                       origin: FloatArray) -> int:
         """Store a grid's table and frame; returns its grid number."""
         self.grid_tables.append(np.ascontiguousarray(blocked, dtype=np.uint8))
         self.grid_frame.extend(np.array([[cell_size, origin[0], origin[1]]]))
         return len(self.grid_tables) - 1
 
-    def remove(self, ids):
+    def remove(self, ids: IntArray) -> None:
         """Mark ``ids`` removed (the broadphase skips them; no rebuild needed, unless a
         one-sided wall goes: its neighbours' corners change)."""
         self.alive.data[ids] = 0
@@ -121,14 +128,14 @@ class Store:
             small[ints[_kw.H_S_ALIVE] + ids] = 0
             ints[_kw.H_REMOVED] = 1
 
-    def nbytes(self):
+    def nbytes(self) -> int:
         """Bytes held: the obstacle arrays (with their spare capacity) and the packed copy."""
         held = sum(v.data.nbytes for v in vars(self).values() if isinstance(v, Growable))
         held += sum(t.nbytes for t in self.grid_tables)
         return held + (self._packed.nbytes if self._packed is not None else 0)
 
     # --------------------------------------------------------------- packing
-    def pack(self):
+    def pack(self) -> FloatArray:
         """The world as kernels take it: one float64 buffer (see
         :func:`~sidestep.kernels.world.unpack_world`); rebuilds the broadphase if
         obstacles were added."""
@@ -136,7 +143,7 @@ class Store:
             self._packed = self._build()
         return self._packed
 
-    def _build(self):
+    def _build(self) -> FloatArray:
         geometry = self.item_geometry.view()
         bounds = self.area_bounds.view()
         # Every grid's table (with its pyramid of solid blocks) in turn, and
@@ -165,7 +172,7 @@ class Store:
                         self.grid_frame.view(), self.alive.view())
 
 
-def split_blob(blob):
+def split_blob(blob: FloatArray) -> tuple[IntArray, FloatArray, NDArray[np.int32]]:
     """The int64, float64 and int32 parts of a packed world, as numpy views of ``blob``."""
     n_ints = int(blob[:_kw.HEADER].view(np.int64)[_kw.H_N_INTS])
     n_floats = int(blob[:_kw.HEADER].view(np.int64)[_kw.H_N_FLOATS])
@@ -173,8 +180,10 @@ def split_blob(blob):
             blob[n_ints + n_floats:].view(np.int32))
 
 
-def _flatten(geometry, owner, items, kind, area_owner, bounds, ref, areas, vertices, cells,
-             shape, frame, alive):
+def _flatten(geometry: FloatArray, owner: IntArray, items: Any, kind: IntArray,
+             area_owner: IntArray, bounds: FloatArray, ref: IntArray, areas: Any,
+             vertices: FloatArray, cells: NDArray[np.int32], shape: IntArray, frame: FloatArray,
+             alive: NDArray[np.uint8]) -> FloatArray:
     """One flat buffer in the layout :func:`~sidestep.kernels.world.unpack_world` reads."""
     header = np.zeros(_kw.HEADER, dtype=np.int64)
     header[[_kw.H_ITEMS, _kw.H_AREAS, _kw.H_VERTICES, _kw.H_GRIDS, _kw.H_IDS]] = \
@@ -197,7 +206,8 @@ def _flatten(geometry, owner, items, kind, area_owner, bounds, ref, areas, verti
     header[_kw.H_REMOVED] = int(not np.all(alive))
     header[_kw.H_ONE_SIDED] = int(np.count_nonzero((geometry[:, 5] != 0) & (alive[owner] != 0)))
 
-    def join(parts, dtype, at=0):
+    def join(parts: list[tuple[int, NDArray[Any]]], dtype: DTypeLike,
+             at: int = 0) -> list[NDArray[Any]]:
         chunks = []
         for slot, arr in parts:
             header[slot] = at
@@ -223,7 +233,7 @@ def _flatten(geometry, owner, items, kind, area_owner, bounds, ref, areas, verti
     return blob
 
 
-def _with_corners(geometry, alive):
+def _with_corners(geometry: FloatArray, alive: NDArray[np.bool_]) -> FloatArray:
     """``geometry`` with the side codes of its live one-sided walls, corners included.
 
     Walls meet where one's end equals another's start exactly; a corner met
@@ -253,7 +263,7 @@ def _with_corners(geometry, alive):
     return out
 
 
-def _spatial_order(geometry):
+def _spatial_order(geometry: FloatArray) -> IntArray:
     """Order of items along a Z (Morton) curve over their midpoints, on a 65536^2 lattice."""
     if len(geometry) < 2:
         return np.arange(len(geometry))
@@ -268,7 +278,7 @@ def _spatial_order(geometry):
     return np.argsort(key, kind="stable")
 
 
-def _build_index_capsules(geometry, area_bounds):
+def _build_index_capsules(geometry: FloatArray, area_bounds: FloatArray) -> Any:
     """Choose the cell size and build the item broadphase over the world's box.
 
     Cells are about as large as the typical obstacle and at least as large as

@@ -10,9 +10,13 @@ kernels the primitives and a bounding volume hierarchy over their boxes,
 rebuilt only after obstacles were added; removal clears an ``alive`` flag and
 translation moves the primitives and refits the hierarchy.
 """
+from typing import Any, Literal
+
 import numpy as np
+from numpy.typing import NDArray
 
 from . import tolerances
+from ._types import BoolArray, FloatArray, Geometry3D, IntArray
 from .kernels3d import world as _kw
 from .kernels3d.mesh import active_edges, face_normals
 from .kernels3d.voxels import merge_cells, surface_squares
@@ -24,7 +28,7 @@ FAMILIES = ("panel", "mesh", "box", "sphere", "cylinder", "voxels", "heightfield
 class Store3D:
     """Primitive arrays (structure of arrays) with stable integer obstacle ids."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.kind = Growable((), np.int64)
         self.owner = Growable((), np.int64)
         self.part = Growable((), np.int64)
@@ -36,15 +40,17 @@ class Store3D:
         self.family = Growable((), np.int8)
         self.first_prim = Growable((), np.int64)
         self.prim_count = Growable((), np.int64)
-        self.meshes = {}                        # id -> (triangles (m, 3), side)
-        self.grids = {}                         # id -> (table, cell size, origin (3,)) of
-                                                # voxels (blocked) and heightfields (heights)
-        self.offsets = {}                       # id -> (3,) total translation, once moved
-        self._packed = None
+        self.meshes: dict[int, tuple[IntArray, int]] = {}   # id -> (triangles (m, 3), side)
+        # id -> (table, cell size, origin (3,)) of voxels (blocked) and heightfields (heights)
+        self.grids: dict[int, tuple[NDArray[Any], float, FloatArray]] = {}
+        self.offsets: dict[int, FloatArray] = {}   # id -> (3,) total translation, once moved
+        self._packed: Any = None                # a Packed3D (kernels3d.world), or None
         self._removed = False
 
     # ------------------------------------------------------------------ adding
-    def _add(self, family, kinds, params, per_obstacle, parts=None, vertex_range=None):
+    def _add(self, family: str, kinds: IntArray, params: FloatArray,
+             per_obstacle: IntArray | list[int],
+             parts: IntArray | None = None, vertex_range: IntArray | None = None) -> IntArray:
         """Append obstacles of one family, ``per_obstacle`` primitives each; returns ids."""
         n = len(per_obstacle)
         self.vertex_range.extend(vertex_range if vertex_range is not None
@@ -64,7 +70,7 @@ class Store3D:
         self._packed = None
         return ids
 
-    def add_panels(self, polygons, normals, side):
+    def add_panels(self, polygons: list[FloatArray], normals: FloatArray, side: int) -> IntArray:
         """Store checked panels (list of ``(k, 3)``) with their unit normals ``(n, 3)``."""
         rows = np.zeros((len(polygons), _kw.PARAMS))
         ranges = np.zeros((len(polygons), 2), np.int64)
@@ -81,7 +87,8 @@ class Store3D:
         return self._add("panel", kinds, rows, np.ones(len(polygons), np.int64),
                          vertex_range=ranges)
 
-    def _mesh_rows(self, vertices, triangles, side, ground=None):
+    def _mesh_rows(self, vertices: FloatArray, triangles: IntArray, side: int,
+                   ground: tuple[int, float] | None = None) -> tuple[FloatArray, int]:
         """Polygon rows of a mesh's triangles (active-edge flags, ``ground`` = ``(up axis,
         floor)`` or None); stores the corners; returns ``(rows, first corner)``."""
         m = len(triangles)
@@ -101,7 +108,8 @@ class Store3D:
         self.vertices.extend(vertices)
         return rows, first
 
-    def add_mesh(self, vertices, triangles, side, family="mesh", ground=None):
+    def add_mesh(self, vertices: FloatArray, triangles: IntArray, side: int, family: str = "mesh",
+                 ground: tuple[int, float] | None = None) -> np.int64:
         """Store a mesh: one 3-corner polygon per triangle, with its active-edge flags.
 
         ``ground``: ``(up axis, floor)`` for a heightfield's triangles (solid
@@ -113,16 +121,17 @@ class Store3D:
         ids = self._add(family, kinds, rows, [m], np.arange(m, dtype=np.int64),
                         vertex_range=np.array([[first, len(vertices)]], np.int64))
         self.meshes[int(ids[0])] = (triangles.copy(), side)
-        return ids[0]
+        oid: np.int64 = ids[0]
+        return oid
 
-    def add_boxes(self, lo, hi):
+    def add_boxes(self, lo: FloatArray, hi: FloatArray) -> IntArray:
         rows = np.zeros((len(lo), _kw.PARAMS))
         rows[:, 0:3] = lo
         rows[:, 3:6] = hi
         kinds = np.full(len(lo), _kw.PRIM_BOX, dtype=np.int64)
         return self._add("box", kinds, rows, np.ones(len(lo), np.int64))
 
-    def add_voxels(self, blocked, cell_size, origin):
+    def add_voxels(self, blocked: BoolArray, cell_size: float, origin: FloatArray) -> int:
         """Store a voxel table (``(nx, ny, nz)`` bool) as one obstacle: its surface as
         front-only triangles, its inside as merged interior boxes."""
         table = blocked.view(np.uint8)
@@ -146,7 +155,8 @@ class Store3D:
         self.grids[oid] = (blocked.copy(), cell_size, origin.copy())
         return oid
 
-    def add_heightfield(self, heights, cell_size, origin, up):
+    def add_heightfield(self, heights: FloatArray, cell_size: float, origin: FloatArray,
+                        up: int) -> int:
         """Store a heightfield (``(rows, cols)`` heights along axis ``up``) as ground triangles."""
         vertices, triangles = heightfield_mesh(heights, cell_size, origin, up)
         # As deep as the terrain is wide (or high): a point under the surface is
@@ -157,14 +167,15 @@ class Store3D:
         self.grids[oid] = (heights.copy(), cell_size, origin.copy())
         return oid
 
-    def add_spheres(self, centers, radii):
+    def add_spheres(self, centers: FloatArray, radii: FloatArray) -> IntArray:
         rows = np.zeros((len(centers), _kw.PARAMS))
         rows[:, 0:3] = centers
         rows[:, 3] = radii
         kinds = np.full(len(centers), _kw.PRIM_SPHERE, dtype=np.int64)
         return self._add("sphere", kinds, rows, np.ones(len(centers), np.int64))
 
-    def add_cylinders(self, bases, radii, heights, axis):
+    def add_cylinders(self, bases: FloatArray, radii: FloatArray, heights: FloatArray,
+                      axis: int) -> IntArray:
         rows = np.zeros((len(bases), _kw.PARAMS))
         rows[:, 0:3] = bases
         rows[:, 3] = axis
@@ -174,13 +185,13 @@ class Store3D:
         return self._add("cylinder", kinds, rows, np.ones(len(bases), np.int64))
 
     # ------------------------------------------------------------- changing
-    def _prims_of(self, ids):
+    def _prims_of(self, ids: IntArray) -> IntArray:
         first = self.first_prim.view()[ids]
         count = self.prim_count.view()[ids]
         return np.concatenate([np.arange(f, f + c) for f, c in zip(first, count)]) \
             if len(ids) else np.zeros(0, np.int64)
 
-    def remove(self, ids):
+    def remove(self, ids: IntArray) -> None:
         """Mark ``ids`` removed (queries skip them; no rebuild needed)."""
         self.alive.data[ids] = 0
         self._removed = True
@@ -188,7 +199,7 @@ class Store3D:
             self._packed.alive[ids] = 0
             self._packed.flags[_kw.F_REMOVED] = 1
 
-    def translate(self, ids, offset):
+    def translate(self, ids: IntArray, offset: FloatArray) -> None:
         """Move obstacles ``ids`` by ``offset (3,)``: solids' parameters and panels' corners."""
         prims = self._prims_of(ids)
         _kw.translate_solids(self.params.view(), prims, self.kind.view()[prims], offset)
@@ -203,10 +214,10 @@ class Store3D:
         self._packed = None              # the next pack rebuilds the hierarchy
 
     # --------------------------------------------------------------- reading
-    def geometry(self, family):
+    def geometry(self, family: str) -> Geometry3D:
         code = FAMILIES.index(family)
         ids = np.flatnonzero((self.family.view() == code) & (self.alive.view() != 0))
-        out = {"ids": ids.astype(np.int64)}
+        out: Geometry3D = {"ids": ids.astype(np.int64)}
         first = self.first_prim.view()[ids]
         p = self.params.view()
         verts = self.vertices.view()
@@ -219,21 +230,21 @@ class Store3D:
             out["triangles"] = [self.meshes[int(i)][0].copy() for i in ids]
             out["sides"] = ["both" if self.meshes[int(i)][1] == 0 else "front" for i in ids]
         elif family in ("voxels", "heightfield"):
-            table = "blocked" if family == "voxels" else "heights"
+            table: Literal["blocked", "heights"] = "blocked" if family == "voxels" else "heights"
             out[table] = [self.grids[int(i)][0].copy() for i in ids]
             out["cell_size"] = np.array([self.grids[int(i)][1] for i in ids], dtype=np.float64)
             out["origin"] = np.array([self.grids[int(i)][2] for i in ids],
                                      dtype=np.float64).reshape(-1, 3)
         elif family == "box":
-            out.update(mins=p[first, 0:3].copy(), maxs=p[first, 3:6].copy())
+            out.update({"mins": p[first, 0:3].copy(), "maxs": p[first, 3:6].copy()})
         elif family == "sphere":
-            out.update(centers=p[first, 0:3].copy(), radii=p[first, 3].copy())
+            out.update({"centers": p[first, 0:3].copy(), "radii": p[first, 3].copy()})
         else:
-            out.update(bases=p[first, 0:3].copy(), radii=p[first, 4].copy(),
-                       heights=p[first, 5].copy())
+            out.update({"bases": p[first, 0:3].copy(), "radii": p[first, 4].copy(),
+                        "heights": p[first, 5].copy()})
         return out
 
-    def bounds(self):
+    def bounds(self) -> tuple[FloatArray, FloatArray] | None:
         """``(min (3,), max (3,))`` over the live primitives, or None."""
         # A heightfield's surface, not the solid reaching down to its floor.
         params = self.params.view().copy()
@@ -246,7 +257,7 @@ class Store3D:
         boxes = boxes[live]
         return boxes[:, 0:3].min(axis=0), boxes[:, 3:6].max(axis=0)
 
-    def pack(self):
+    def pack(self) -> Any:
         """The world as the kernels read it (:class:`~sidestep.kernels3d.world.Packed3D`)."""
         if self._packed is None:
             self._packed = _kw.pack(self.kind.view(), self.owner.view(), self.part.view(),
@@ -255,7 +266,8 @@ class Store3D:
         return self._packed
 
 
-def heightfield_mesh(heights, cell_size, origin, up):
+def heightfield_mesh(heights: FloatArray, cell_size: float, origin: FloatArray,
+                     up: int) -> tuple[FloatArray, IntArray]:
     """Vertices and triangles of a heightfield: one corner per sample, two triangles per cell.
 
     Sample ``(r, c)`` sits at ``origin + c * cell_size`` along the first axis

@@ -7,6 +7,7 @@ until none are left, so a core slowed by another process just takes fewer
 chunks. Rows are independent: the result does not depend on who took which.
 """
 import os
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from .kernels.row_queue import row_queue
@@ -21,15 +22,15 @@ CHUNKS_PER_THREAD = 16
 #: No chunk is smaller than this many rows.
 MIN_CHUNK = 32
 
-_pool = None
+_pool: ThreadPoolExecutor | None = None
 
 
-def _workers():
+def _workers() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
                else (os.cpu_count() or 1))
 
 
-def run_rows(kernel, n, *args):
+def run_rows(kernel: Callable[..., object], n: int, *args: object) -> None:
     """Call ``kernel(*args, queue)`` on every core until rows ``[0, n)`` are done."""
     global _pool
     workers = _workers()

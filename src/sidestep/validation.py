@@ -5,9 +5,11 @@ world as it was.
 """
 import math
 import numbers
+from typing import Any
 
 import numpy as np
 
+from ._types import FloatArray, IntArray
 from .tolerances import MAX_COORDINATE
 
 _FLOAT64 = np.dtype(np.float64)
@@ -17,7 +19,7 @@ _TOO_LARGE = (f"must be within +-{MAX_COORDINATE:g} (sidestep's tolerances are m
               "coordinates below about 1e8)")
 
 
-def as_float_array(value, name):
+def as_float_array(value: object, name: str) -> FloatArray:
     """``value`` as a float64 array; text, complex numbers and non-numbers are a TypeError."""
     if isinstance(value, (str, bytes)) or value is None:
         raise TypeError(f"{name} must be numbers, got {type(value).__name__}")
@@ -40,7 +42,7 @@ def as_float_array(value, name):
         raise TypeError(f"{name} must be numbers: {exc}") from None
 
 
-def _check_finite(arr, name):
+def _check_finite(arr: FloatArray, name: str) -> None:
     """Every value finite and within ``MAX_COORDINATE`` (NaN fails the comparison too)."""
     ok = np.abs(arr) <= MAX_COORDINATE
     if not np.all(ok):
@@ -52,7 +54,8 @@ def _check_finite(arr, name):
         raise ValueError(f"{name} {_TOO_LARGE}; found {value:g}{where}")
 
 
-def points(value, name, *, allow_single=True, dim=2):
+def points(value: object, name: str, *, allow_single: bool = True,
+           dim: int = 2) -> tuple[FloatArray, bool]:
     """``value`` as an ``(n, dim)`` float64 array; returns ``(array, was_single)``.
 
     A single point ``(dim,)`` is accepted when ``allow_single`` and reported so
@@ -71,7 +74,7 @@ def points(value, name, *, allow_single=True, dim=2):
     return np.ascontiguousarray(arr), single
 
 
-def point(value, name, dim=2):
+def point(value: object, name: str, dim: int = 2) -> FloatArray:
     """``value`` as a finite ``(dim,)`` float64 array."""
     arr = as_float_array(value, name)
     if arr.shape != (dim,):
@@ -81,7 +84,7 @@ def point(value, name, dim=2):
     return arr
 
 
-def xy(value, name):
+def xy(value: Any, name: str) -> tuple[float, float]:
     """``value``, one 2D point, as two floats ``(x, y)``.
 
     Tuples and lists of two plain numbers, the common case in a game loop, take
@@ -103,7 +106,7 @@ def xy(value, name):
     return float(p[0]), float(p[1])
 
 
-def _float(value, name):
+def _float(value: Any, name: str) -> float:
     """A real number as a float; a Python int beyond float range is a ValueError."""
     try:
         return float(value)
@@ -112,7 +115,7 @@ def _float(value, name):
                          f"{len(str(abs(value)))} digits") from None
 
 
-def number(value, name):
+def number(value: object, name: str) -> float:
     """``value``, one real number, as a float within ``MAX_COORDINATE``.
 
     Bools count as 0 and 1, as they do in the arrays :func:`points` reads.
@@ -128,7 +131,7 @@ def number(value, name):
     return value
 
 
-def lengths(value, name, n, *, allow_zero=True):
+def lengths(value: object, name: str, n: int, *, allow_zero: bool = True) -> FloatArray:
     """``value`` (scalar or ``(n,)``) as an ``(n,)`` float64 array of finite lengths >= 0."""
     arr = as_float_array(value, name)
     if arr.ndim == 0:
@@ -144,7 +147,7 @@ def lengths(value, name, n, *, allow_zero=True):
     return np.ascontiguousarray(arr)
 
 
-def flags(value, name, n):
+def flags(value: object, name: str, n: int) -> FloatArray:
     """``value`` (one bool or ``(n,)`` bools) as an ``(n,)`` float64 array of 0.0/1.0."""
     arr = np.asarray(value)
     if arr.dtype != bool:
@@ -157,7 +160,8 @@ def flags(value, name, n):
     return arr.astype(np.float64)
 
 
-def length(value, name, *, allow_zero=True, allow_inf=False):
+def length(value: object, name: str, *, allow_zero: bool = True,
+           allow_inf: bool = False) -> float:
     """``value`` as one float length (>= 0, or > 0 when not ``allow_zero``)."""
     if type(value) is float:          # the common case, without the ABC checks below
         v = value
@@ -177,7 +181,7 @@ def length(value, name, *, allow_zero=True, allow_inf=False):
     return v
 
 
-def choice(value, name, options):
+def choice(value: object, name: str, options: tuple[str, ...]) -> str:
     """``value`` as one of ``options`` (strings)."""
     if not isinstance(value, str) or value not in options:
         raise ValueError(f"{name} must be one of {', '.join(repr(o) for o in options)}; "
@@ -185,7 +189,7 @@ def choice(value, name, options):
     return value
 
 
-def ids(value, name):
+def ids(value: object, name: str) -> IntArray:
     """``value`` (an int or ints) as a 1-D int64 array."""
     arr = np.asarray(value)
     if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.integer) or arr.size == 0):
@@ -193,7 +197,8 @@ def ids(value, name):
     return arr.astype(np.int64).reshape(-1)
 
 
-def mesh(vertices, triangles, *, names=("vertices", "triangles")):
+def mesh(vertices: object, triangles: object, *,
+         names: tuple[str, str] = ("vertices", "triangles")) -> tuple[FloatArray, IntArray]:
     """A triangle mesh's arrays, checked: ``(n, 3)`` float64 corners, ``(m, 3)`` int64 indices.
 
     Parameters
@@ -247,9 +252,9 @@ def mesh(vertices, triangles, *, names=("vertices", "triangles")):
     if t.dtype.kind == "f":
         whole = np.isfinite(t) & (t == np.round(t))
         if not np.all(whole):
-            bad = tuple(int(i) for i in np.argwhere(~whole)[0])
-            raise ValueError(f"{tname} must be whole corner indices; found {t[bad]} at index "
-                             f"{bad}")
+            at = tuple(int(i) for i in np.argwhere(~whole)[0])
+            raise ValueError(f"{tname} must be whole corner indices; found {t[at]} at index "
+                             f"{at}")
         if np.any(np.abs(t) > 2.0 ** 62):
             raise ValueError(f"{tname} holds an index too large for int64")
     elif t.dtype.kind not in "iu":

@@ -4,9 +4,15 @@ The class is the thin layer of the design: it checks arguments (a clear
 ``ValueError``/``TypeError`` naming the argument), stores obstacles as packed
 arrays, calls one kernel per query and wraps the answer in a small record.
 """
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, cast, overload
+
 import numpy as np
 
 from . import tolerances, validation
+from ._types import (Family2D, FloatArray, Flags, Geometry2D, IntArray, Mode, Numbers,
+                     Point2, Points2, Stop, StrPath, Table)
 from .threads import run_rows
 from .kernels import moves as _moves
 from .kernels.polygon import first_crossing_polygon, signed_area_polygon
@@ -14,16 +20,22 @@ from .kernels.grid import boundary_edges_grid
 from .obstacle_ids import ObstacleIds
 from .kernels.world import (AREA_BOX, AREA_GRID, AREA_POLYGON, nearest_points,
                             overlapping_owners, raycast_points)
-from .results import Nearest, RayHits, contacts_from_rows, move_record
+from .results import Contact, Move, Nearest, RayHits, contacts_from_rows, move_record
 from .storage import FAMILIES, Store
 from .tolerances import MAX_COORDINATE
 
-MODES = ("slide", "push", "block", "ghost")
-_MODE_CODES = {"slide": _moves.MODE_SLIDE, "push": _moves.MODE_PUSH,
+if TYPE_CHECKING:
+    from .level import Scenarios
+    from .volumes.query import Query
+    from .volumes.shapes import Volume
+
+MODES: tuple[Mode, ...] = ("slide", "push", "block", "ghost")
+_MODE_CODES: dict[str, int] = {"slide": _moves.MODE_SLIDE, "push": _moves.MODE_PUSH,
                "block": _moves.MODE_BLOCK, "ghost": _moves.MODE_GHOST}
-_STOPS = {_moves.STOP_DONE: "done", _moves.STOP_SLID: "slid", _moves.STOP_BLOCKED: "blocked",
-          _moves.STOP_MAX_ITERATIONS: "max_iterations", _moves.STOP_STUCK: "stuck",
-          _moves.STOP_PUSHED: "pushed"}
+_STOPS: dict[int, Stop] = {
+    _moves.STOP_DONE: "done", _moves.STOP_SLID: "slid", _moves.STOP_BLOCKED: "blocked",
+    _moves.STOP_MAX_ITERATIONS: "max_iterations", _moves.STOP_STUCK: "stuck",
+    _moves.STOP_PUSHED: "pushed"}
 
 
 _ARRAY = np.ndarray
@@ -34,7 +46,7 @@ _W_RADIUS = _moves.W_PARAMS
 _W_MODE = _moves.W_PARAMS + 1
 
 
-def contacts_from(work, n):
+def contacts_from(work: FloatArray, n: int) -> tuple[Contact, ...]:
     """The first ``n`` contact rows of a move's work buffer, as :class:`Contact` records."""
     if n == 0:
         return ()
@@ -76,8 +88,10 @@ class World2D(ObstacleIds):
     """
 
     _FAMILIES = FAMILIES
+    _store: Store
 
-    def __init__(self, *, skin=tolerances.SKIN, max_iterations=tolerances.MAX_ITERATIONS):
+    def __init__(self, *, skin: float = tolerances.SKIN,
+                 max_iterations: int = tolerances.MAX_ITERATIONS) -> None:
         self._skin = validation.length(skin, "skin", allow_zero=False)
         if isinstance(max_iterations, bool) or not isinstance(max_iterations, (int, np.integer)) \
                 or max_iterations < 1:
@@ -98,7 +112,7 @@ class World2D(ObstacleIds):
         self._rows = [rows[:k] for k in range(len(rows) + 1)]
 
     # ============================================================ obstacles
-    def add_circles(self, centers, radii):
+    def add_circles(self, centers: Points2, radii: Numbers) -> IntArray:
         """Add circles (trees, poles): the radial article's bounding cylinders.
 
         Parameters
@@ -115,7 +129,8 @@ class World2D(ObstacleIds):
         items = np.column_stack([c, c, r])
         return self._store.add("circle", 1, items)
 
-    def add_walls(self, starts, ends, clearance=0.0, one_sided=False):
+    def add_walls(self, starts: Points2, ends: Points2, clearance: Numbers = 0.0,
+                  one_sided: Flags = False) -> IntArray:
         """Add walls: segments the agent keeps ``clearance`` away from (the wall article).
 
         Parameters
@@ -152,7 +167,7 @@ class World2D(ObstacleIds):
                              "use add_circles for a post")
         return self._store.add("wall", 1, np.column_stack([a, b, c, sides]))
 
-    def add_boxes(self, mins, maxs):
+    def add_boxes(self, mins: Points2, maxs: Points2) -> IntArray:
         """Add axis-aligned solid boxes ``[mins, maxs]``.
 
         Parameters
@@ -181,7 +196,7 @@ class World2D(ObstacleIds):
         area = (np.full(n, AREA_BOX), np.column_stack([lo, hi]), np.zeros((n, 2), np.int64))
         return self._store.add("box", 4, items, area)
 
-    def add_polygon(self, vertices):
+    def add_polygon(self, vertices: Points2) -> int:
         """Add one solid simple polygon, convex or concave (an object's outline).
 
         Parameters
@@ -220,7 +235,8 @@ class World2D(ObstacleIds):
                 np.array([[first, count]], dtype=np.int64))
         return int(self._store.add("polygon", len(v), items, area)[0])
 
-    def add_grid(self, blocked, cell_size=1.0, origin=(0.0, 0.0)):
+    def add_grid(self, blocked: Table, cell_size: float = 1.0,
+                 origin: Point2 = (0.0, 0.0)) -> int:
         """Add a look-up-table grid (a tile map): one obstacle made of its blocked cells.
 
         Parameters
@@ -256,7 +272,8 @@ class World2D(ObstacleIds):
         # A grid owns all its outline segments; it has none if nothing is blocked.
         return int(self._store.add("grid", len(edges), items, area, count=1)[0])
 
-    def save(self, path, *, spawns=None, scenarios=None, name=""):
+    def save(self, path: StrPath, *, spawns: Points2 | None = None,
+             scenarios: "Scenarios | None" = None, name: str = "") -> Path:
         """Write this world as a sidestep scene file (JSON); see :func:`sidestep.io.save`.
 
         ``sidestep.load(path).world`` gives the same obstacles back, ids
@@ -266,16 +283,16 @@ class World2D(ObstacleIds):
         return save(self, path, spawns=spawns, scenarios=scenarios, name=name)
 
     @property
-    def skin(self):
+    def skin(self) -> float:
         """Gap (world units) ``slide`` keeps between agents and obstacles."""
         return self._skin
 
     @property
-    def max_iterations(self):
+    def max_iterations(self) -> int:
         """Collide-and-slide passes per move."""
         return self._max_iterations
 
-    def geometry(self, family):
+    def geometry(self, family: Family2D) -> Geometry2D:
         """The live obstacles of one family, as arrays (for drawing and saving).
 
         Returns a dict: ``ids``; circles: ``centers (n, 2)``, ``radii (n,)``;
@@ -290,28 +307,28 @@ class World2D(ObstacleIds):
         ids = np.flatnonzero((st.family.view() == code) & (st.alive.view() != 0))
         first = st.first_item.view()[ids]
         g = st.item_geometry.view()
-        out = {"ids": ids.astype(np.int64)}
+        out: Geometry2D = {"ids": ids.astype(np.int64)}
         if family == "circle":
-            out.update(centers=g[first, 0:2].copy(), radii=g[first, 4].copy())
+            out.update({"centers": g[first, 0:2].copy(), "radii": g[first, 4].copy()})
         elif family == "wall":
-            out.update(starts=g[first, 0:2].copy(), ends=g[first, 2:4].copy(),
-                       clearance=g[first, 4].copy(), one_sided=g[first, 5] != 0)
+            out.update({"starts": g[first, 0:2].copy(), "ends": g[first, 2:4].copy(),
+                        "clearance": g[first, 4].copy(), "one_sided": g[first, 5] != 0})
         elif family == "box":
             b = st.area_bounds.view()[st.area_of.view()[ids]]
-            out.update(mins=b[:, 0:2].copy(), maxs=b[:, 2:4].copy())
+            out.update({"mins": b[:, 0:2].copy(), "maxs": b[:, 2:4].copy()})
         elif family == "polygon":
             ref = st.area_ref.view()[st.area_of.view()[ids]]
             verts = st.polygon_vertices.view()
-            out.update(vertices=[verts[f:f + c].copy() for f, c in ref])
+            out.update({"vertices": [verts[f:f + c].copy() for f, c in ref]})
         else:
             ref = st.area_ref.view()[st.area_of.view()[ids]]
             frame = st.grid_frame.view()
-            out.update(blocked=[st.grid_tables[r].astype(bool) for r, _ in ref],
-                       cell_size=frame[ref[:, 0], 0].copy(),
-                       origin=frame[ref[:, 0], 1:3].copy())
+            out.update({"blocked": [st.grid_tables[r].astype(bool) for r, _ in ref],
+                        "cell_size": frame[ref[:, 0], 0].copy(),
+                        "origin": frame[ref[:, 0], 1:3].copy()})
         return out
 
-    def segments(self):
+    def segments(self) -> tuple[FloatArray, IntArray]:
         """Every live obstacle's collision capsules, for debug drawing.
 
         Returns ``(geometry (m, 5) [ax, ay, bx, by, thickness], owner (m,))``:
@@ -324,7 +341,7 @@ class World2D(ObstacleIds):
         return st.item_geometry.view()[keep, :5].copy(), owner[keep].copy()
 
     @property
-    def bounds(self):
+    def bounds(self) -> tuple[float, float, float, float] | None:
         """``(minx, miny, maxx, maxy)`` of all live obstacle surfaces, or None if empty."""
         geom, _ = self.segments()
         if not len(geom):
@@ -336,13 +353,14 @@ class World2D(ObstacleIds):
                 float(hi[:, 0].max()), float(hi[:, 1].max()))
 
     # ================================================================ moves
-    def _tolerances(self):
+    def _tolerances(self) -> tuple[float, float, float, float]:
         # (skin, contact margin, plane slack, minimum motion), all scaled with the skin.
         k = self._skin / tolerances.SKIN
         return (self._skin, tolerances.CONTACT_MARGIN * k, tolerances.PLANE_SLACK * k,
                 tolerances.MIN_MOTION * k)
 
-    def move(self, position, displacement, radius=0.0, mode="slide"):
+    def move(self, position: Point2, displacement: Point2, radius: float = 0.0,
+             mode: Mode = "slide") -> Move:
         """Move an agent (a disc of ``radius``; 0 is a point camera) by ``displacement``.
 
         Parameters
@@ -370,7 +388,10 @@ class World2D(ObstacleIds):
                 px, py = validation.xy(position, "position")
         else:
             px, py = validation.xy(position, "position")
-        if type(displacement) is tuple and len(displacement) == 2:
+        # (mypy folds Point2's tuple into ArrayLike when it compares types, but
+        # still narrows displacement to tuple[float, float] below.)
+        if (type(displacement) is tuple  # type: ignore[comparison-overlap]
+                and len(displacement) == 2):
             dx, dy = displacement
             if not (type(dx) is float and type(dy) is float
                     and -MAX_COORDINATE <= dx <= MAX_COORDINATE
@@ -393,7 +414,8 @@ class World2D(ObstacleIds):
                            self._rows[int(n)].copy() if n else (), _STOPS[stop],
                            recovered > 0.0)
 
-    def move_many(self, positions, displacements, radius=0.0, mode="slide"):
+    def move_many(self, positions: Points2, displacements: Points2, radius: Numbers = 0.0,
+                  mode: Mode = "slide") -> FloatArray:
         """Move many agents at once, in parallel; each exactly as :meth:`move` would.
 
         Agents do not collide with each other. Parameters as :meth:`move`, with
@@ -419,7 +441,7 @@ class World2D(ObstacleIds):
         return out[0] if single else out
 
     # ============================================================== queries
-    def nearest(self, points):
+    def nearest(self, points: Points2) -> Nearest:
         """Nearest obstacle surface to each point, however far.
 
         Parameters
@@ -448,7 +470,16 @@ class World2D(ObstacleIds):
             return Nearest(int(owner[0]), float(sep[0]), surface[0], normal[0])
         return Nearest(owner, sep, surface, normal)
 
-    def clearance(self, points):
+    @overload
+    def clearance(self, points: tuple[float, float]) -> float: ...
+
+    @overload
+    def clearance(self, points: Sequence[Sequence[float]]) -> FloatArray: ...
+
+    @overload
+    def clearance(self, points: Points2) -> float | FloatArray: ...
+
+    def clearance(self, points: Points2) -> float | FloatArray:
         """Signed distance from each point to the nearest obstacle surface.
 
         A wall's surface lies ``clearance`` from its segment; negative inside
@@ -463,10 +494,11 @@ class World2D(ObstacleIds):
         (n,) float64, or a float for one point
         """
         p, single = validation.points(points, "points")
-        d = self.nearest(p).distance
+        d = cast(FloatArray, self.nearest(p).distance)      # (n,) for the (n, 2) rows
         return float(d[0]) if single else d
 
-    def raycast(self, origins, directions, max_distance=np.inf):
+    def raycast(self, origins: Points2, directions: Points2,
+                max_distance: Numbers = np.inf) -> RayHits:
         """First obstacle surface along each ray.
 
         Parameters
@@ -511,7 +543,7 @@ class World2D(ObstacleIds):
                            point[0])
         return RayHits(owner >= 0, dist, normal, owner, point)
 
-    def query(self, volume):
+    def query(self, volume: "Volume") -> "Query":
         """The obstacles a bounding volume touches, and each one's state.
 
         Returns a :class:`~sidestep.volumes.query.Query` (``obstacle`` ids,
@@ -521,7 +553,7 @@ class World2D(ObstacleIds):
         from .volumes.query import query_2d
         return query_2d(self, volume)
 
-    def overlapping(self, point, radius=0.0):
+    def overlapping(self, point: Point2, radius: float = 0.0) -> IntArray:
         """Ids of the obstacles a disc of ``radius`` at ``point`` touches or overlaps (sorted)."""
         p = validation.point(point, "point")
         r = validation.length(radius, "radius")
@@ -529,7 +561,7 @@ class World2D(ObstacleIds):
         return np.unique(found)
 
 
-def _outline_items(vertices, n, k):
+def _outline_items(vertices: FloatArray, n: int, k: int) -> FloatArray:
     """Capsules (thickness 0) of the closed outlines of ``n`` polygons of ``k`` vertices each."""
     v = vertices.reshape(n, k, 2)
     nxt = np.roll(v, -1, axis=1)

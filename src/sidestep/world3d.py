@@ -8,9 +8,16 @@ naming the argument), stores obstacles as packed arrays
 (:mod:`sidestep.kernels3d`) and wraps the answer in the same small records
 (:mod:`sidestep.results`).
 """
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast, overload
+
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from . import tolerances, validation
+from ._types import (Axis, Family3D, FloatArray, Geometry3D, Ids, IntArray, Mode, Numbers, Point3,
+                     Points3, Sides, Stop, StrPath, Table)
 from .degenerate import surface_kinds
 from .kernels3d import moves as _moves
 from .kernels3d import world as _kw
@@ -20,13 +27,18 @@ from .results import Contact, Move, Nearest, RayHits
 from .storage3d import FAMILIES, Store3D
 from .threads import run_rows
 
-MODES = ("slide", "push", "block", "ghost")
-SIDES = ("both", "front")
-_MODE_CODES = {"slide": _moves.MODE_SLIDE, "push": _moves.MODE_PUSH,
+if TYPE_CHECKING:
+    from .volumes.query import Query
+    from .volumes.shapes import Volume
+
+MODES: tuple[Mode, ...] = ("slide", "push", "block", "ghost")
+SIDES: tuple[Sides, ...] = ("both", "front")
+_MODE_CODES: dict[str, int] = {"slide": _moves.MODE_SLIDE, "push": _moves.MODE_PUSH,
                "block": _moves.MODE_BLOCK, "ghost": _moves.MODE_GHOST}
-_STOPS = {_moves.STOP_DONE: "done", _moves.STOP_SLID: "slid", _moves.STOP_BLOCKED: "blocked",
-          _moves.STOP_MAX_ITERATIONS: "max_iterations", _moves.STOP_STUCK: "stuck",
-          _moves.STOP_PUSHED: "pushed"}
+_STOPS: dict[int, Stop] = {
+    _moves.STOP_DONE: "done", _moves.STOP_SLID: "slid", _moves.STOP_BLOCKED: "blocked",
+    _moves.STOP_MAX_ITERATIONS: "max_iterations", _moves.STOP_STUCK: "stuck",
+    _moves.STOP_PUSHED: "pushed"}
 _UPS = {"x": 0, "y": 1, "z": 2}
 
 
@@ -67,9 +79,10 @@ class World3D(ObstacleIds):
 
     _FAMILIES = FAMILIES
     _LABELS = {"voxels": "voxel table"}     # family names as counted in repr
+    _store: Store3D
 
-    def __init__(self, *, up="y", skin=tolerances.SKIN,
-                 max_iterations=tolerances.MAX_ITERATIONS):
+    def __init__(self, *, up: Axis = "y", skin: float = tolerances.SKIN,
+                 max_iterations: int = tolerances.MAX_ITERATIONS) -> None:
         self._up = _UPS[validation.choice(up, "up", tuple(_UPS))]
         self._skin = validation.length(skin, "skin", allow_zero=False)
         if isinstance(max_iterations, bool) or not isinstance(max_iterations, (int, np.integer)) \
@@ -79,7 +92,8 @@ class World3D(ObstacleIds):
         self._store = Store3D()
 
     # ============================================================ obstacles
-    def add_panels(self, polygons, sides="both"):
+    def add_panels(self, polygons: Sequence[Points3] | NDArray[Any],
+                   sides: Sides = "both") -> IntArray:
         """Add planar panels: the panel article's polygons, convex or concave.
 
         Parameters
@@ -111,7 +125,7 @@ class World3D(ObstacleIds):
         return self._store.add_panels([v for v, _ in checked],
                                       np.array([n for _, n in checked]), side)
 
-    def add_mesh(self, vertices, triangles, sides="both"):
+    def add_mesh(self, vertices: Points3, triangles: ArrayLike, sides: Sides = "both") -> int:
         """Add a triangle mesh as one obstacle (level geometry); hits name the triangle as ``part``.
 
         Parameters
@@ -146,7 +160,7 @@ class World3D(ObstacleIds):
                              "triangles first (sidestep.degenerate.drop_degenerate)")
         return int(self._store.add_mesh(v, t, side))
 
-    def add_boxes(self, mins, maxs):
+    def add_boxes(self, mins: Points3, maxs: Points3) -> IntArray:
         """Add solid axis-aligned boxes ``[mins, maxs]``.
 
         Parameters
@@ -169,7 +183,7 @@ class World3D(ObstacleIds):
                              f"maxs={hi[i]}")
         return self._store.add_boxes(lo, hi)
 
-    def add_spheres(self, centers, radii):
+    def add_spheres(self, centers: Points3, radii: Numbers) -> IntArray:
         """Add solid spheres (radius 0 is a point).
 
         Parameters
@@ -185,7 +199,7 @@ class World3D(ObstacleIds):
         r = validation.lengths(radii, "radii", len(c))
         return self._store.add_spheres(c, r)
 
-    def add_cylinders(self, bases, radii, heights):
+    def add_cylinders(self, bases: Points3, radii: Numbers, heights: Numbers) -> IntArray:
         """Add solid upright cylinders with flat caps: the radial article's trees on terrain.
 
         Parameters
@@ -204,7 +218,8 @@ class World3D(ObstacleIds):
         h = validation.lengths(heights, "heights", len(b), allow_zero=False)
         return self._store.add_cylinders(b, r, h, self._up)
 
-    def add_voxels(self, blocked, cell_size=1.0, origin=(0.0, 0.0, 0.0)):
+    def add_voxels(self, blocked: Table, cell_size: float = 1.0,
+                   origin: Point3 = (0.0, 0.0, 0.0)) -> int:
         """Add a voxel look-up table (the panel article's 3D table) as one solid obstacle.
 
         Parameters
@@ -238,7 +253,8 @@ class World3D(ObstacleIds):
         o = validation.point(origin, "origin", dim=3)
         return self._store.add_voxels(table, s, o)
 
-    def add_heightfield(self, heights, cell_size=1.0, origin=(0.0, 0.0, 0.0)):
+    def add_heightfield(self, heights: ArrayLike, cell_size: float = 1.0,
+                        origin: Point3 = (0.0, 0.0, 0.0)) -> int:
         """Add terrain: a grid of heights along ``up``, as one obstacle, solid below.
 
         Parameters
@@ -291,7 +307,7 @@ class World3D(ObstacleIds):
         o = validation.point(origin, "origin", dim=3)
         return self._store.add_heightfield(np.ascontiguousarray(h), s, o, self._up)
 
-    def save(self, path, *, spawns=None, name=""):
+    def save(self, path: StrPath, *, spawns: Points3 | None = None, name: str = "") -> Path:
         """Write this world as a sidestep scene file (JSON, ``"dimensions": 3``).
 
         ``sidestep.load(path).world`` gives the same obstacles back, ids
@@ -301,7 +317,7 @@ class World3D(ObstacleIds):
         from .io import save      # here, not at the top: the core never imports I/O
         return save(self, path, spawns=spawns, name=name)
 
-    def translate(self, ids, offset):
+    def translate(self, ids: Ids, offset: Point3) -> None:
         """Move obstacles by ``offset`` (kinematic obstacles: doors, lifts, platforms).
 
         Parameters
@@ -316,7 +332,7 @@ class World3D(ObstacleIds):
         o = validation.point(offset, "offset", dim=3)
         self._store.translate(np.unique(arr), o)
 
-    def translated(self, ids):
+    def translated(self, ids: Ids) -> FloatArray:
         """How far each obstacle was moved by :meth:`translate` since it was added.
 
         Parameters
@@ -337,21 +353,21 @@ class World3D(ObstacleIds):
         return out[0] if single else out
 
     @property
-    def up(self):
+    def up(self) -> Axis:
         """The up axis: ``"x"``, ``"y"`` or ``"z"``."""
-        return "xyz"[self._up]
+        return cast(Axis, "xyz"[self._up])
 
     @property
-    def skin(self):
+    def skin(self) -> float:
         """Gap (world units) ``slide`` keeps between agents and obstacles."""
         return self._skin
 
     @property
-    def max_iterations(self):
+    def max_iterations(self) -> int:
         """Collide-and-slide passes per move."""
         return self._max_iterations
 
-    def geometry(self, family):
+    def geometry(self, family: Family3D) -> Geometry3D:
         """The live obstacles of one family, as arrays (for drawing and saving).
 
         Returns a dict with ``ids`` and: panels ``vertices`` (list of
@@ -366,18 +382,18 @@ class World3D(ObstacleIds):
         return self._store.geometry(family)
 
     @property
-    def bounds(self):
+    def bounds(self) -> tuple[FloatArray, FloatArray] | None:
         """``(min (3,), max (3,))`` of all live obstacle surfaces, or None if empty."""
         return self._store.bounds()
 
     # ================================================================ moves
-    def _tolerances(self):
+    def _tolerances(self) -> tuple[float, float, float, float]:
         # (skin, contact margin, plane slack, minimum motion), all scaled with the skin.
         k = self._skin / tolerances.SKIN
         return (self._skin, tolerances.CONTACT_MARGIN * k, tolerances.PLANE_SLACK * k,
                 tolerances.MIN_MOTION * k)
 
-    def _agent(self, radius, height):
+    def _agent(self, radius: float, height: float) -> tuple[float, float]:
         """The agent's radius and its core's half length along ``up`` (0 for a sphere)."""
         r = validation.length(radius, "radius")
         h = validation.length(height, "height")
@@ -385,7 +401,8 @@ class World3D(ObstacleIds):
             return r, 0.5 * h - r
         return r, 0.0
 
-    def move(self, position, displacement, radius=0.0, height=0.0, mode="slide"):
+    def move(self, position: Point3, displacement: Point3, radius: float = 0.0,
+             height: float = 0.0, mode: Mode = "slide") -> Move:
         """Move an agent by ``displacement``: a sphere, or an upright capsule.
 
         Parameters
@@ -425,7 +442,8 @@ class World3D(ObstacleIds):
         return Move(np.array((x, y, z)), n > 0 or recovered, found, _STOPS[int(stop)],
                     bool(recovered))
 
-    def move_many(self, positions, displacements, radius=0.0, height=0.0, mode="slide"):
+    def move_many(self, positions: Points3, displacements: Points3, radius: Numbers = 0.0,
+                  height: float = 0.0, mode: Mode = "slide") -> FloatArray:
         """Move many agents at once, in parallel; each exactly as :meth:`move` would.
 
         Agents do not collide with each other. Parameters as :meth:`move`, with
@@ -452,7 +470,7 @@ class World3D(ObstacleIds):
         return out[0] if single else out
 
     # ============================================================== queries
-    def nearest(self, points):
+    def nearest(self, points: Points3) -> Nearest:
         """Nearest obstacle surface to each point, however far.
 
         Parameters
@@ -484,7 +502,16 @@ class World3D(ObstacleIds):
             return Nearest(int(owner[0]), float(sep[0]), surface[0], normal[0], int(part[0]))
         return Nearest(owner, sep, surface, normal, part)
 
-    def clearance(self, points):
+    @overload
+    def clearance(self, points: tuple[float, float, float]) -> float: ...
+
+    @overload
+    def clearance(self, points: Sequence[Sequence[float]]) -> FloatArray: ...
+
+    @overload
+    def clearance(self, points: Points3) -> float | FloatArray: ...
+
+    def clearance(self, points: Points3) -> float | FloatArray:
         """Signed distance from each point to the nearest obstacle surface.
 
         Negative inside a solid (box, sphere, cylinder); panels and meshes are
@@ -499,10 +526,11 @@ class World3D(ObstacleIds):
         (n,) float64, or a float for one point
         """
         p, single = validation.points(points, "points", dim=3)
-        d = self.nearest(p).distance
+        d = cast(FloatArray, self.nearest(p).distance)      # (n,) for the (n, 3) rows
         return float(d[0]) if single else d
 
-    def raycast(self, origins, directions, max_distance=np.inf, sides="both"):
+    def raycast(self, origins: Points3, directions: Points3, max_distance: Numbers = np.inf,
+                sides: Sides = "both") -> RayHits:
         """First obstacle surface along each ray (the panel article's line of sight).
 
         Parameters
@@ -565,7 +593,7 @@ class World3D(ObstacleIds):
                            point[0], int(part[0]))
         return RayHits(owner >= 0, dist, normal, owner, point, part)
 
-    def query(self, volume):
+    def query(self, volume: "Volume") -> "Query":
         """The obstacles a bounding volume touches, and each one's state.
 
         Returns a :class:`~sidestep.volumes.query.Query` (``obstacle`` ids,
@@ -575,7 +603,7 @@ class World3D(ObstacleIds):
         from .volumes.query import query_3d
         return query_3d(self, volume)
 
-    def overlapping(self, center, radius=0.0, height=0.0):
+    def overlapping(self, center: Point3, radius: float = 0.0, height: float = 0.0) -> IntArray:
         """Ids of the obstacles a sphere (or upright capsule) at ``center`` touches (sorted)."""
         c = validation.point(center, "center", dim=3)
         r, half = self._agent(radius, height)
@@ -583,7 +611,7 @@ class World3D(ObstacleIds):
         return np.unique(found)
 
 
-def _table(value, name, ndim):
+def _table(value: object, name: str, ndim: int) -> NDArray[np.bool_]:
     """A non-empty ``ndim``-dimensional look-up table of bool (or 0/1 numbers), as bool."""
     if isinstance(value, (str, bytes)):
         raise TypeError(f"{name} must be an array of bool or 0/1, got {type(value).__name__}")
@@ -599,7 +627,7 @@ def _table(value, name, ndim):
     return np.ascontiguousarray(table)
 
 
-def _panel(value, name):
+def _panel(value: object, name: str) -> tuple[FloatArray, tuple[float, float, float]]:
     """One panel's corners, checked: ``(k, 3)`` float64, planar, simple, no zero edge."""
     v, _ = validation.points(value, name, allow_single=False, dim=3)
     if len(v) > 3 and np.array_equal(v[0], v[-1]):

@@ -73,3 +73,17 @@ def test_render_wedge_from_the_command_line(tmp_path, capsys):
     with pytest.raises(SystemExit):
         cli.main(["render", str(scene), "-o", str(out), "--wedge", "0,0,0,90,10,1"])
     assert "near must be below far" in capsys.readouterr().err
+
+
+def test_a_query_picture_draws_walls_of_clearance_zero(tmp_path):
+    # A wall without a clearance band (the default) is drawn as its segment;
+    # it once had no path to draw and the picture failed.
+    import sidestep
+    from sidestep.plot_query import save_query
+    from sidestep.volumes import Frustum
+
+    world = sidestep.World2D()
+    world.add_walls([(2.0, -1.0), (4.0, -3.0)], [(2.0, 1.0), (4.0, 3.0)])
+    out = tmp_path / "walls.png"
+    save_query(world, Frustum.wedge((0.0, 0.0), (1.0, 0.0), 1.0, 0.1, 10.0), out)
+    assert out.stat().st_size > 1000

@@ -30,16 +30,19 @@ saved. :func:`save` writes sidestep's own scene format
 The Tiled and image readers need the ``levels`` extra
 (``pip install sidestep[levels]``: pytiled-parser, Pillow).
 """
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from ..level import LevelError
+from .._types import StrPath
+from ..level import Level, LevelError
 from . import image, meshes, movingai, navmesh, scene, tiled, wad
 from .scene import save
 
 __all__ = ["load", "save", "EXTENSIONS"]
 
 
-def _read_json(path, **options):
+def _read_json(path: Path, **options: Any) -> Level:
     """A ``.json`` file: a sidestep scene if it says so, else a Tiled JSON map."""
     data = scene.parse_json(path.read_bytes(), path)
     if scene.is_scene(data):
@@ -51,7 +54,7 @@ def _read_json(path, **options):
 
 
 #: Each supported extension: its reader and the options that reader takes.
-EXTENSIONS = {
+EXTENSIONS: dict[str, tuple[Callable[..., Level], tuple[str, ...]]] = {
     ".json": (_read_json, ("layers",)),
     ".toml": (scene.read_scene, ()),
     ".tmx": (tiled.read_tiled, ("layers",)),
@@ -68,7 +71,7 @@ EXTENSIONS = {
 }
 
 
-def load(path, **options):
+def load(path: StrPath, **options: Any) -> Level:
     """Read a level file; the reader is picked by the extension (see the module table).
 
     Parameters

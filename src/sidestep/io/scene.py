@@ -65,12 +65,18 @@ import re
 import tomllib
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from .._types import StrPath
 from ..level import Level, LevelError, Scenarios
 from ..world import World2D
 from .build import WorldBuilder
+
+if TYPE_CHECKING:
+    from ..world3d import World3D
 
 #: The value of ``"format"`` that marks a sidestep scene.
 FORMAT = "sidestep-scene"
@@ -99,7 +105,8 @@ def schema():
 
 
 # ====================================================================== save
-def save(world, path, *, spawns=None, scenarios=None, name=""):
+def save(world: "World2D | World3D | Level", path: StrPath, *, spawns: ArrayLike | None = None,
+         scenarios: Scenarios | None = None, name: str = "") -> Path:
     """Write a world (and optionally spawns and scenarios) as a sidestep scene file.
 
     Parameters
@@ -305,7 +312,7 @@ def decode_text(raw, path):
         raise LevelError(path, f"byte {exc.start}", "not UTF-8 text") from None
 
 
-def parse_json(raw, path):
+def parse_json(raw: bytes, path: Path) -> Any:
     """JSON data of ``raw`` bytes, or a LevelError with the line and column of the syntax error."""
     text = decode_text(raw, path)
     try:
@@ -319,12 +326,12 @@ def parse_json(raw, path):
         raise LevelError(path, None, f"invalid JSON: {exc}") from None
 
 
-def is_scene(data):
+def is_scene(data: object) -> bool:
     """Whether parsed JSON/TOML ``data`` says it is a sidestep scene."""
     return isinstance(data, dict) and data.get("format") == FORMAT
 
 
-def scene_from_data(data, path):
+def scene_from_data(data: Any, path: Path) -> Level:
     """A :class:`Level` from parsed scene ``data`` (see :func:`read_scene`)."""
     from . import scene3d
     if scene3d.is_scene3d(data):

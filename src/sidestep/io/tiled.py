@@ -52,10 +52,13 @@ Reading uses pytiled-parser for TMX (``pip install sidestep[levels]``) and
 the standard library for JSON; see :mod:`sidestep.io.tiled_formats`.
 """
 import math
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from .._types import StrPath
 from ..level import Level, LevelError
 from .build import WorldBuilder
 from .tiled_formats import read_tiled_json, read_tmx
@@ -73,7 +76,8 @@ FLAG_PROPERTIES = ("collides", "collision", "collidable", "solid", "blocked", "b
 ELLIPSE_VERTICES = 32
 
 
-def read_tiled(path, *, layers=None, data=None):
+def read_tiled(path: StrPath, *, layers: Iterable[str] | None = None,
+               data: Any = None) -> Level:
     """Read a Tiled map as a :class:`Level` (see the module notes for the rules).
 
     Parameters

@@ -72,9 +72,9 @@ class Layer:
     #: ``(dx, dy)`` pixels: the layer's offset plus its groups'.
     offset: tuple
     #: Object layers: their objects, in file order.
-    shapes: tuple = None
+    shapes: tuple | None = None
     #: Tile layers: ``(rows, cols) int64`` global tile ids without flags, 0 = empty.
-    gids: np.ndarray = None
+    gids: np.ndarray | None = None
 
 
 @dataclass(frozen=True)

@@ -22,13 +22,14 @@ ValueError: mins must not exceed maxs; row 0: [0. 0. 0.] > [-1.  1.  1.]
 import numpy as np
 
 from .. import threads, validation
+from .._types import FloatArray, Numbers, Points, StateArray
 from ..kernels3d import culling
 from ..kernels3d import volumes as kv
 from ..tolerances import MAX_COORDINATE, VOLUME_TOLERANCE
 from .shapes import Volume
 
 
-def _rows(volume, value, name):
+def _rows(volume: Volume, value: Points, name: str) -> FloatArray:
     if not isinstance(volume, Volume):
         raise TypeError(f"volume must be a volume, got {type(volume).__name__}")
     arr = validation.as_float_array(value, name)
@@ -38,7 +39,7 @@ def _rows(volume, value, name):
     return np.ascontiguousarray(arr)
 
 
-def contains_points(volume, points):
+def contains_points(volume: Volume, points: Points) -> StateArray:
     """States of points against ``volume``.
 
     Parameters
@@ -57,7 +58,7 @@ def contains_points(volume, points):
     return _spheres(volume, pts, np.zeros(1), "points", "radii")
 
 
-def contains_spheres(volume, centers, radii):
+def contains_spheres(volume: Volume, centers: Points, radii: Numbers) -> StateArray:
     """States of spheres (discs in 2D) against ``volume``.
 
     Parameters
@@ -81,7 +82,8 @@ def contains_spheres(volume, centers, radii):
     return _spheres(volume, c, np.ascontiguousarray(r), "centers", "radii")
 
 
-def _spheres(volume, c, r, centers_name, radii_name):
+def _spheres(volume: Volume, c: FloatArray, r: FloatArray, centers_name: str,
+             radii_name: str) -> StateArray:
     a = volume.packed
     out = np.empty(len(c), dtype=np.int8)
     if a[kv.KIND] == kv.POLYTOPE:
@@ -99,7 +101,7 @@ def _spheres(volume, c, r, centers_name, radii_name):
     return out
 
 
-def contains_boxes(volume, mins, maxs):
+def contains_boxes(volume: Volume, mins: Points, maxs: Points) -> StateArray:
     """States of axis-aligned boxes ``[mins, maxs]`` against ``volume``.
 
     Parameters

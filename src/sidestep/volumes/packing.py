@@ -4,19 +4,21 @@ The layout is documented in :mod:`sidestep.kernels3d.volumes`; 2D volumes
 lie in ``z = 0`` with planes 4 and 5 the plane's two sides.
 """
 import numpy as np
+from numpy.typing import ArrayLike
 
+from .._types import FloatArray
 from ..kernels3d import volumes as k
 
 _EDGE_BITS = ((0, 1), (1, 2), (2, 4))
 
 
-def lift(p):
+def lift(p: ArrayLike) -> FloatArray:
     """A 2D or 3D point as three floats (``z = 0`` in 2D)."""
     p = np.asarray(p, dtype=np.float64)
     return np.array([p[0], p[1], p[2] if p.shape[0] == 3 else 0.0])
 
 
-def rounded(a, b, radius, dim):
+def rounded(a: ArrayLike, b: ArrayLike, radius: float, dim: int) -> FloatArray:
     """A core segment ``ab`` grown by ``radius`` (point, segment, sphere, capsule)."""
     v = np.zeros(k.PACKED)
     v[k.KIND] = k.ROUNDED
@@ -27,14 +29,14 @@ def rounded(a, b, radius, dim):
     return v
 
 
-def ray(origin, direction, dim):
+def ray(origin: ArrayLike, direction: ArrayLike, dim: int) -> FloatArray:
     """A ray: ``origin`` and a unit ``direction``."""
     v = rounded(origin, direction, 0.0, dim)
     v[k.KIND] = k.RAY
     return v
 
 
-def polytope(corners, planes, dirs, dim):
+def polytope(corners: ArrayLike, planes: ArrayLike, dirs: ArrayLike, dim: int) -> FloatArray:
     """Eight ``corners (8, 3)``, six outward ``planes (6, 4)`` ``n . p <= d``, unit edge ``dirs``."""
     v = np.zeros(k.PACKED)
     v[k.KIND] = k.POLYTOPE
@@ -47,7 +49,7 @@ def polytope(corners, planes, dirs, dim):
     return v
 
 
-def box_planes(lo, hi):
+def box_planes(lo: FloatArray, hi: FloatArray) -> FloatArray:
     """The six outward planes of box ``lo, hi`` (3,): +x, -x, +y, -y, +z, -z."""
     planes = np.zeros((6, 4))
     for j in range(3):
@@ -56,14 +58,14 @@ def box_planes(lo, hi):
     return planes
 
 
-def box_corners(lo, hi):
+def box_corners(lo: FloatArray, hi: FloatArray) -> FloatArray:
     """The eight corners, corner ``i`` taking ``hi`` on axis ``j`` where bit ``j`` of ``i`` is set."""
     return np.array([[hi[j] if (i >> j) & 1 else lo[j] for j in range(3)] for i in range(8)])
 
 
-def edge_directions(corners, tol=1e-12):
+def edge_directions(corners: FloatArray, tol: float = 1e-12) -> FloatArray:
     """The distinct unit directions of a hexahedron's twelve edges (zero-length ones dropped)."""
-    out = []
+    out: list[FloatArray] = []
     for a, b in k.EDGES:
         d = corners[b] - corners[a]
         n = np.linalg.norm(d)

@@ -17,10 +17,12 @@ Both go through the world's broadphase, then test each candidate:
 broadphase): slower, the same answers, the tests' reference.
 """
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .. import threads
+from .._types import FloatArray, IntArray, StateArray
 from ..kernels.polygon import contains_point_polygon
 from ..kernels.query import owners_in_box
 from ..kernels3d import culling
@@ -31,17 +33,25 @@ from ..tolerances import VOLUME_TOLERANCE
 from . import batch
 from .shapes import Containment, Volume
 
+if TYPE_CHECKING:
+    from ..storage import Store
+    from ..world import World2D
+    from ..world3d import World3D
+
 
 @dataclass(frozen=True)
 class Query:
     """The obstacles a volume touches: ``obstacle (n,) int64`` ids (sorted) and
     ``state (n,) int8`` (:class:`~sidestep.volumes.Containment`: 1 intersects, 2 contains)."""
 
-    obstacle: np.ndarray
-    state: np.ndarray
+    #: ``(n,) int64``: ids of the obstacles touched, sorted.
+    obstacle: IntArray
+    #: ``(n,) int8``: each one's :class:`~sidestep.volumes.Containment` value (1 or 2).
+    state: StateArray
 
 
-def _capsules(volume, starts, ends, radii):
+def _capsules(volume: Volume, starts: FloatArray, ends: FloatArray,
+              radii: FloatArray) -> StateArray:
     n = len(starts)
     items = np.zeros((n, kv.PACKED))
     items[:, kv.KIND] = kv.ROUNDED
@@ -55,7 +65,7 @@ def _capsules(volume, starts, ends, radii):
     return out
 
 
-def _collect(parts):
+def _collect(parts: list[tuple[IntArray, StateArray]]) -> Query:
     ids = np.concatenate([p[0] for p in parts] + [np.zeros(0, np.int64)]).astype(np.int64)
     st = np.concatenate([p[1] for p in parts] + [np.zeros(0, np.int8)]).astype(np.int8)
     keep = st != 0
@@ -64,19 +74,21 @@ def _collect(parts):
     return Query(ids[order], st[order])
 
 
-def _boxes_of(volume, ids, lo, hi):
+def _boxes_of(volume: Volume, ids: IntArray, lo: FloatArray,
+              hi: FloatArray) -> tuple[IntArray, StateArray]:
     if not len(ids):
         return ids, np.zeros(0, np.int8)
     return ids, batch.contains_boxes(volume, lo, hi)
 
 
-def _spheres_of(volume, ids, centers, radii):
+def _spheres_of(volume: Volume, ids: IntArray, centers: FloatArray,
+                radii: FloatArray) -> tuple[IntArray, StateArray]:
     if not len(ids):
         return ids, np.zeros(0, np.int8)
     return ids, batch.contains_spheres(volume, centers, radii)
 
 
-def query_2d(world, volume):
+def query_2d(world: "World2D", volume: Volume) -> Query:
     """The obstacles of ``world`` (a :class:`~sidestep.World2D`) that 2D ``volume`` touches.
 
     The candidates are the obstacles in the cells of the world's broadphase
@@ -97,14 +109,14 @@ def query_2d(world, volume):
     return _test_2d(store, volume, np.sort(found[:n]))
 
 
-def scan_2d(world, volume):
+def scan_2d(world: "World2D", volume: Volume) -> Query:
     """:func:`query_2d` testing every live obstacle, without the broadphase (its reference)."""
     _check(volume, 2)
     store = world._store
     return _test_2d(store, volume, np.flatnonzero(store.alive.view()).astype(np.int64))
 
 
-def _test_2d(store, volume, ids):
+def _test_2d(store: "Store", volume: Volume, ids: IntArray) -> Query:
     # The exact (or bounding-box) test of each obstacle ids (sorted), family by family.
     family = store.family.view()[ids]
     code = {name: FAMILIES_2D.index(name) for name in FAMILIES_2D}
@@ -129,7 +141,7 @@ def _test_2d(store, volume, ids):
     return _collect(parts)
 
 
-def _polygons(store, volume, ids):
+def _polygons(store: "Store", volume: Volume, ids: IntArray) -> StateArray:
     """States of polygons ``ids``, exact: held when their corners are (the volume is
     convex), touching when an edge touches or when the volume lies inside them."""
     ref = store.area_ref.view()[store.area_of.view()[ids]]
@@ -153,7 +165,7 @@ def _polygons(store, volume, ids):
     return out
 
 
-def _grids(store, volume, ids):
+def _grids(store: "Store", volume: Volume, ids: IntArray) -> StateArray:
     """States of grids ``ids``, exact: by their blocked cells (none blocked: DISJOINT)."""
     out = np.zeros(len(ids), dtype=np.int8)
     for k, (r, _) in enumerate(store.area_ref.view()[store.area_of.view()[ids]]):
@@ -168,12 +180,12 @@ def _grids(store, volume, ids):
     return out
 
 
-def _scale(a):
+def _scale(a: FloatArray) -> float:
     # The largest coordinate of packed volume a (for the rounding margin).
     return float(np.max(np.abs(a[kv.VERTS:kv.DIRS]), initial=0.0))
 
 
-def _reach_2d(a, grow):
+def _reach_2d(a: FloatArray, grow: float) -> tuple[FloatArray, FloatArray]:
     """``(lo (2,), hi (2,))``: the box outside which nothing touches packed 2D volume ``a``.
 
     For a polytope, the box of the polygon its planes make when each is moved
@@ -199,7 +211,7 @@ def _reach_2d(a, grow):
     return pts.min(axis=0) - slack, pts.max(axis=0) + slack
 
 
-def query_3d(world, volume):
+def query_3d(world: "World3D", volume: Volume) -> Query:
     """The obstacles of ``world`` (a :class:`~sidestep.World3D`) that 3D ``volume`` touches.
 
     Through the world's bounding volume hierarchy
@@ -215,12 +227,12 @@ def query_3d(world, volume):
     return _query_3d(world, volume, tree=True)
 
 
-def scan_3d(world, volume):
+def scan_3d(world: "World3D", volume: Volume) -> Query:
     """:func:`query_3d` testing every live primitive, without the hierarchy (its reference)."""
     return _query_3d(world, volume, tree=False)
 
 
-def _query_3d(world, volume, tree):
+def _query_3d(world: "World3D", volume: Volume, tree: bool) -> Query:
     _check(volume, 3)
     store = world._store
     packed = store.pack()
@@ -246,7 +258,7 @@ def _query_3d(world, volume, tree):
     return Query(ids.astype(np.int64), st)
 
 
-def _reach(a, grow):
+def _reach(a: FloatArray, grow: float) -> tuple[FloatArray, FloatArray]:
     """``(lo (3,), hi (3,))``: the box outside which nothing touches packed volume ``a``.
 
     Infinite for a polytope (its planes prune the hierarchy instead); a
@@ -264,7 +276,7 @@ def _reach(a, grow):
     return np.minimum(p, q) - r, np.maximum(p, q) + r
 
 
-def _check(volume, dim):
+def _check(volume: object, dim: int) -> None:
     if not isinstance(volume, Volume):
         raise TypeError(f"volume must be a volume, got {type(volume).__name__}")
     if volume.dim != dim:

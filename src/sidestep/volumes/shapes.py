@@ -16,11 +16,15 @@ contains a ray.
 """
 import enum
 import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NoReturn, Self, SupportsFloat
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .. import validation
+from .._types import Convention, Coords, FloatArray, Point2, Point3, Points
 from ..kernels3d import volumes as kv
 from ..tolerances import VOLUME_TOLERANCE
 from . import packing
@@ -34,7 +38,7 @@ class Containment(enum.IntEnum):
     CONTAINS = 2
 
 
-def _coords(value, name, dim=None):
+def _coords(value: object, name: str, dim: int | None = None) -> tuple[float, ...]:
     arr = validation.as_float_array(value, name)
     if arr.ndim != 1 or arr.shape[0] not in (2, 3) or (dim is not None and arr.shape[0] != dim):
         want = f"{dim}D" if dim else "2D or 3D"
@@ -43,7 +47,7 @@ def _coords(value, name, dim=None):
     return tuple(float(x) for x in arr)
 
 
-def _unit(value, name, dim):
+def _unit(value: object, name: str, dim: int) -> tuple[float, ...]:
     d = np.array(_coords(value, name, dim))
     n = float(np.linalg.norm(d))
     if n == 0.0:
@@ -56,19 +60,32 @@ class Volume:
 
     __slots__ = ()
 
+    if TYPE_CHECKING:
+        #: ``(PACKED,) float64``, read-only: the volume as the kernels read it
+        #: (:mod:`sidestep.kernels3d.volumes`); a field of every volume.
+        packed: FloatArray
+
+        def _anchor(self) -> tuple[float, ...]:
+            """A point of the volume, whose length is its dimension."""
+            raise NotImplementedError
+
+        def _pack(self) -> FloatArray:
+            """The volume packed for the kernels."""
+            raise NotImplementedError
+
     @property
-    def dim(self):
+    def dim(self) -> int:
         """2 or 3."""
         return len(self._anchor())
 
-    def _check_dim(self, other):
+    def _check_dim(self, other: object) -> None:
         if not isinstance(other, Volume):
             raise TypeError(f"other must be a volume, got {type(other).__name__}")
         if other.dim != self.dim:
             raise ValueError(f"other must be a {self.dim}D volume like this one, "
                              f"got a {other.dim}D one")
 
-    def contains(self, other):
+    def contains(self, other: "Volume") -> Containment:
         """The state of ``other`` against this volume: a :class:`Containment`.
 
         CONTAINS when all of ``other`` lies in this volume (its boundary
@@ -80,23 +97,23 @@ class Volume:
         return Containment(kv.contains_pair(self.packed, other.packed, VOLUME_TOLERANCE,
                                        np.empty((2, kv.PACKED))))
 
-    def intersects(self, other):
+    def intersects(self, other: "Volume") -> bool:
         """True when the two volumes share a point (touching counts). Exact."""
         self._check_dim(other)
         return bool(kv.intersects_pair(self.packed, other.packed, VOLUME_TOLERANCE,
                                   np.empty((2, kv.PACKED))))
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "packed", self._pack())
         self.packed.setflags(write=False)
 
 
-class _Along:
+class _Along(Volume):
     """Rays and segments: :meth:`distance_along`."""
 
     __slots__ = ()
 
-    def distance_along(self, other):
+    def distance_along(self, other: Volume) -> float | None:
         """The distance from the start to the first point in ``other``; ``None`` on a miss.
 
         0 when the start lies in ``other``. Bisection on the part of the line
@@ -119,17 +136,17 @@ class _Along:
 class Point(Volume):
     """A point ``position`` (2D or 3D)."""
 
-    position: tuple
-    packed: np.ndarray = field(init=False, repr=False, compare=False)
+    position: tuple[float, ...]
+    packed: FloatArray = field(init=False, repr=False, compare=False)
 
-    def __init__(self, position):
+    def __init__(self, position: Coords) -> None:
         object.__setattr__(self, "position", _coords(position, "position"))
         self.__post_init__()
 
-    def _anchor(self):
+    def _anchor(self) -> tuple[float, ...]:
         return self.position
 
-    def _pack(self):
+    def _pack(self) -> FloatArray:
         return packing.rounded(self.position, self.position, 0.0, self.dim)
 
 
@@ -137,20 +154,20 @@ class Point(Volume):
 class Sphere(Volume):
     """A ball (a disc in 2D) of ``radius`` >= 0 around ``center``."""
 
-    center: tuple
+    center: tuple[float, ...]
     radius: float
-    packed: np.ndarray = field(init=False, repr=False, compare=False)
+    packed: FloatArray = field(init=False, repr=False, compare=False)
 
-    def __init__(self, center, radius):
+    def __init__(self, center: Coords, radius: float) -> None:
         object.__setattr__(self, "center", _coords(center, "center"))
         object.__setattr__(self, "radius", validation.length(radius, "radius"))
         self.__post_init__()
 
-    def _anchor(self):
+    def _anchor(self) -> tuple[float, ...]:
         return self.center
 
     @classmethod
-    def enclosing(cls, points, seed=0):
+    def enclosing(cls, points: Points, seed: int = 0) -> Self:
         """The smallest sphere (disc in 2D) holding ``points (n, 2|3)``, exact.
 
         Welzl's algorithm (:func:`~sidestep.kernels3d.volumes.enclosing_sphere`)
@@ -172,7 +189,7 @@ class Sphere(Volume):
         far = float(np.max(np.linalg.norm(arr - center, axis=1)))
         return cls(center, max(r, far))
 
-    def merge(self, other):
+    def merge(self, other: "Sphere") -> "Sphere":
         """The smallest sphere holding this sphere and sphere ``other``."""
         self._check_dim(other)
         c0, c1 = np.array(self.center), np.array(other.center)
@@ -184,11 +201,11 @@ class Sphere(Volume):
         r = 0.5 * (d + self.radius + other.radius)
         return Sphere(c0 + (c1 - c0) * ((r - self.radius) / d), r)
 
-    def grow(self, amount):
+    def grow(self, amount: float) -> "Sphere":
         """This sphere with its radius grown by ``amount`` (>= 0)."""
         return Sphere(self.center, self.radius + validation.length(amount, "amount"))
 
-    def _pack(self):
+    def _pack(self) -> FloatArray:
         return packing.rounded(self.center, self.center, self.radius, self.dim)
 
 
@@ -196,24 +213,24 @@ class Sphere(Volume):
 class Segment(_Along, Volume):
     """The segment from ``start`` to ``end`` (equal ends: a point)."""
 
-    start: tuple
-    end: tuple
-    packed: np.ndarray = field(init=False, repr=False, compare=False)
+    start: tuple[float, ...]
+    end: tuple[float, ...]
+    packed: FloatArray = field(init=False, repr=False, compare=False)
 
-    def __init__(self, start, end):
+    def __init__(self, start: Coords, end: Coords) -> None:
         object.__setattr__(self, "start", _coords(start, "start"))
         object.__setattr__(self, "end", _coords(end, "end", len(self.start)))
         self.__post_init__()
 
     @property
-    def length(self):
+    def length(self) -> float:
         """The distance from start to end."""
         return math.dist(self.start, self.end)
 
-    def _anchor(self):
+    def _anchor(self) -> tuple[float, ...]:
         return self.start
 
-    def _pack(self):
+    def _pack(self) -> FloatArray:
         return packing.rounded(self.start, self.end, 0.0, self.dim)
 
 
@@ -221,21 +238,21 @@ class Segment(_Along, Volume):
 class Capsule(Volume):
     """All points within ``radius`` of the segment ``start``-``end`` (a stadium in 2D)."""
 
-    start: tuple
-    end: tuple
+    start: tuple[float, ...]
+    end: tuple[float, ...]
     radius: float
-    packed: np.ndarray = field(init=False, repr=False, compare=False)
+    packed: FloatArray = field(init=False, repr=False, compare=False)
 
-    def __init__(self, start, end, radius):
+    def __init__(self, start: Coords, end: Coords, radius: float) -> None:
         object.__setattr__(self, "start", _coords(start, "start"))
         object.__setattr__(self, "end", _coords(end, "end", len(self.start)))
         object.__setattr__(self, "radius", validation.length(radius, "radius"))
         self.__post_init__()
 
-    def _anchor(self):
+    def _anchor(self) -> tuple[float, ...]:
         return self.start
 
-    def _pack(self):
+    def _pack(self) -> FloatArray:
         return packing.rounded(self.start, self.end, self.radius, self.dim)
 
 
@@ -243,19 +260,19 @@ class Capsule(Volume):
 class Ray(_Along, Volume):
     """The half-line from ``origin`` along ``direction`` (stored as a unit vector)."""
 
-    origin: tuple
-    direction: tuple
-    packed: np.ndarray = field(init=False, repr=False, compare=False)
+    origin: tuple[float, ...]
+    direction: tuple[float, ...]
+    packed: FloatArray = field(init=False, repr=False, compare=False)
 
-    def __init__(self, origin, direction):
+    def __init__(self, origin: Coords, direction: Coords) -> None:
         object.__setattr__(self, "origin", _coords(origin, "origin"))
         object.__setattr__(self, "direction", _unit(direction, "direction", len(self.origin)))
         self.__post_init__()
 
-    def _anchor(self):
+    def _anchor(self) -> tuple[float, ...]:
         return self.origin
 
-    def _pack(self):
+    def _pack(self) -> FloatArray:
         return packing.ray(self.origin, self.direction, self.dim)
 
 
@@ -263,11 +280,11 @@ class Ray(_Along, Volume):
 class Box(Volume):
     """The axis-aligned box ``[min, max]`` (closed; a flat or zero box is allowed)."""
 
-    min: tuple
-    max: tuple
-    packed: np.ndarray = field(init=False, repr=False, compare=False)
+    min: tuple[float, ...]
+    max: tuple[float, ...]
+    packed: FloatArray = field(init=False, repr=False, compare=False)
 
-    def __init__(self, min, max):           # noqa: A002 - the natural names
+    def __init__(self, min: Coords, max: Coords) -> None:   # noqa: A002 - the natural names
         lo = _coords(min, "min")
         hi = _coords(max, "max", len(lo))
         for j, (a, b) in enumerate(zip(lo, hi)):
@@ -277,17 +294,17 @@ class Box(Volume):
         object.__setattr__(self, "max", hi)
         self.__post_init__()
 
-    def _anchor(self):
+    def _anchor(self) -> tuple[float, ...]:
         return self.min
 
-    def _pack(self):
+    def _pack(self) -> FloatArray:
         lo, hi = packing.lift(self.min), packing.lift(self.max)
         dirs = np.eye(3)[:self.dim]
         return packing.polytope(packing.box_corners(lo, hi), packing.box_planes(lo, hi), dirs,
                                 self.dim)
 
     @classmethod
-    def enclosing(cls, points):
+    def enclosing(cls, points: Points) -> Self:
         """The smallest box holding ``points (n, 2|3)``."""
         arr = validation.as_float_array(points, "points")
         if arr.ndim != 2 or arr.shape[0] == 0 or arr.shape[1] not in (2, 3):
@@ -296,18 +313,18 @@ class Box(Volume):
         validation.points(arr, "points", dim=arr.shape[1])
         return cls(arr.min(axis=0), arr.max(axis=0))
 
-    def merge(self, other):
+    def merge(self, other: "Box") -> "Box":
         """The smallest box holding this box and box ``other``."""
         self._check_dim(other)
         return Box(np.minimum(self.min, other.min), np.maximum(self.max, other.max))
 
-    def grow(self, amount):
+    def grow(self, amount: float) -> "Box":
         """This box with every side moved out by ``amount`` (>= 0)."""
         a = validation.length(amount, "amount")
         return Box(np.subtract(self.min, a), np.add(self.max, a))
 
 
-def _planes_from_corners(corners):
+def _planes_from_corners(corners: FloatArray) -> FloatArray:
     # Outward unit planes of a hexahedron, ordered by the bit held fixed: -x, +x, -y, ...
     centre = corners.mean(axis=0)
     planes = np.zeros((6, 4))
@@ -344,19 +361,20 @@ class Frustum(Volume):
     where ``n . p <= d``.
     """
 
-    corners: tuple
-    planes: tuple
-    packed: np.ndarray = field(init=False, repr=False, compare=False)
+    corners: tuple[tuple[float, ...], ...]
+    planes: tuple[tuple[float, ...], ...]
+    packed: FloatArray = field(init=False, repr=False, compare=False)
 
-    def __init__(self, corners, planes):
+    def __init__(self, corners: Iterable[Iterable[SupportsFloat]],
+                 planes: Iterable[Iterable[SupportsFloat]]) -> None:
         object.__setattr__(self, "corners", tuple(tuple(float(x) for x in c) for c in corners))
         object.__setattr__(self, "planes", tuple(tuple(float(x) for x in p) for p in planes))
         self.__post_init__()
 
-    def _anchor(self):
+    def _anchor(self) -> tuple[float, ...]:
         return self.corners[0]
 
-    def _pack(self):
+    def _pack(self) -> FloatArray:
         c = np.array([packing.lift(p) for p in self.corners])
         planes = np.array(self.planes)
         if self.dim == 2:
@@ -364,7 +382,7 @@ class Frustum(Volume):
         return packing.polytope(c, planes, packing.edge_directions(c), self.dim)
 
     @classmethod
-    def _from_corners(cls, corners):
+    def _from_corners(cls, corners: ArrayLike) -> Self:
         corners = np.asarray(corners, dtype=np.float64)
         planes = _planes_from_corners(corners)
         scale = max(1.0, np.abs(corners).max())
@@ -374,7 +392,8 @@ class Frustum(Volume):
         return cls(corners, planes)
 
     @classmethod
-    def perspective(cls, eye, target, up, fov_y, aspect, near, far):
+    def perspective(cls, eye: Point3, target: Point3, up: Point3, fov_y: float, aspect: float,
+                    near: float, far: float) -> Self:
         """A perspective view: ``fov_y`` radians in (0, pi), ``aspect`` width/height, 0 < near < far."""
         eye = np.array(_coords(eye, "eye", 3))
         forward = np.array(_coords(target, "target", 3)) - eye
@@ -387,7 +406,8 @@ class Frustum(Volume):
         return cls._from_camera(eye, forward, up, lambda d: (d * t * aspect, d * t), near, far)
 
     @classmethod
-    def orthographic(cls, eye, target, up, width, height, near, far):
+    def orthographic(cls, eye: Point3, target: Point3, up: Point3, width: float, height: float,
+                     near: float, far: float) -> Self:
         """A box-shaped view ``width`` by ``height`` from ``near`` to ``far`` along the view."""
         eye = np.array(_coords(eye, "eye", 3))
         forward = np.array(_coords(target, "target", 3)) - eye
@@ -397,7 +417,9 @@ class Frustum(Volume):
         return cls._from_camera(eye, forward, up, lambda d: (width / 2, height / 2), near, far)
 
     @classmethod
-    def _from_camera(cls, eye, forward, up, half, near, far):
+    def _from_camera(cls, eye: FloatArray, forward: FloatArray, up: Point3,
+                     half: Callable[[float], tuple[float, float]], near: float,
+                     far: float) -> Self:
         f = forward / (np.linalg.norm(forward) or _raise("target", "must differ from eye"))
         u = np.array(_coords(up, "up", 3))
         r = np.cross(f, u)
@@ -413,7 +435,7 @@ class Frustum(Volume):
         return cls._from_corners(corners)
 
     @classmethod
-    def from_planes(cls, planes):
+    def from_planes(cls, planes: ArrayLike) -> Self:
         """From six planes ``(6, 4)`` in order left, right, bottom, top, near, far.
 
         Each row ``(nx, ny, nz, d)`` holds an outward normal (any length) and
@@ -442,7 +464,7 @@ class Frustum(Volume):
         return cls._from_corners(corners)
 
     @classmethod
-    def from_matrix(cls, m, convention="opengl"):
+    def from_matrix(cls, m: ArrayLike, convention: Convention = "opengl") -> Self:
         """From a view-projection matrix ``m (4, 4)`` acting on column vectors.
 
         ``convention`` is the clip depth range: ``"opengl"`` (-w..w) or
@@ -461,7 +483,7 @@ class Frustum(Volume):
         return cls.from_planes([(-p[0], -p[1], -p[2], p[3]) for p in inward])
 
     @classmethod
-    def wedge(cls, eye, heading, fov, near, far):
+    def wedge(cls, eye: Point2, heading: Point2, fov: float, near: float, far: float) -> Self:
         """A 2D view wedge: from ``eye`` facing ``heading`` (a direction), ``fov`` radians wide.
 
         It holds the points at angle within ``fov / 2`` of ``heading`` whose
@@ -491,11 +513,11 @@ class Frustum(Volume):
         return cls(corners, planes)
 
 
-def _raise(name, what):
+def _raise(name: str, what: str) -> NoReturn:
     raise ValueError(f"{name} {what}")
 
 
-def _near_far(near, far, allow_zero=False):
+def _near_far(near: float, far: float, allow_zero: bool = False) -> tuple[float, float]:
     near = validation.length(near, "near", allow_zero=allow_zero)
     far = validation.length(far, "far", allow_zero=False)
     if not near < far:
