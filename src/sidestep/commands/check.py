@@ -382,7 +382,9 @@ def _blocked_points(world, level, radius, families, region):
 
 STYLES = {"degenerate": ("s", "tab:purple"), "duplicate": ("D", "tab:brown"),
           "overlap": ("X", "tab:red"), "narrow_gap": ("o", "tab:blue"),
-          "blocked_spawn": ("v", "tab:pink")}
+          "blocked_spawn": ("v", "tab:pink"),
+          # The reachability sweep's (sidestep.commands.sweep).
+          "stuck": ("P", "tab:olive"), "inside": ("*", "black"), "trapped": ("h", "tab:cyan")}
 
 
 def draw_report(level, report, out, *, y_down=False):
@@ -400,18 +402,45 @@ def draw_report(level, report, out, *, y_down=False):
     y_down : bool
         Draw y growing downwards, as tile maps and Tiled files read.
     """
-    from .. import plot
-    from .pictures import DPI, level_extent, level_figure, picture_format
+    from .pictures import DPI, level_figure, picture_format
 
     kind = picture_format(out)
     world = getattr(level, "world", level)
-    places = np.array([f.position for f in report.findings], float).reshape(-1, 2)
-    extent = level_extent(world, report.radius, [places])
+    extent = findings_extent(world, report.radius, report.findings)
     fig, ax = level_figure(extent)
+    draw_findings(ax, world, report, extent, y_down=y_down)
+    fig.savefig(out, format=kind, dpi=DPI)
+
+
+def findings_extent(world, radius, findings):
+    """``(x0, x1, y0, y1)``: the world, its halo of ``radius`` and every finding's place."""
+    from .pictures import level_extent
+
+    places = np.array([f.position for f in findings], float).reshape(-1, 2)
+    return level_extent(world, radius, [places])
+
+
+def draw_findings(ax, world, report, extent, *, y_down=False, more=()):
+    """Draw ``world`` with the agent's halo and mark ``report``'s findings (and ``more``) on ``ax``.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    world : World2D
+    report : Report
+    extent : (x0, x1, y0, y1)
+    y_down : bool
+    more : sequence of Finding
+        Findings of other kinds to mark too (a sweep's), styled by :data:`STYLES`.
+    """
+    from .. import plot
+
+    findings = list(report.findings) + list(more)
+    places = np.array([f.position for f in findings], float).reshape(-1, 2)
     plot.draw_world(ax, world, halo=report.radius)
     handles = []
-    for name in KINDS:
-        where = places[[f.kind == name for f in report.findings]]
+    for name in STYLES:
+        where = places[[f.kind == name for f in findings]]
         if len(where):
             marker, color = STYLES[name]
             handles.append(ax.plot(*where.T, marker, markerfacecolor="none",
@@ -420,10 +449,9 @@ def draw_report(level, report, out, *, y_down=False):
                                    label=f"{name.replace('_', ' ')} ({len(where)})")[0])
     ax.set(xlim=extent[:2], ylim=extent[3:1:-1] if y_down else extent[2:], xlabel="x",
            ylabel="y")
-    verdict = "no problems found" if report.ok else f"{len(report.findings)} problems"
+    verdict = "no problems found" if not findings else f"{len(findings)} problems"
     ax.set_title(f"{report.name}: check for agent radius {report.radius:g}: {verdict}\n"
                  "orange: where the agent's centre cannot go", fontsize=10)
     if handles:
         ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0),
                   borderaxespad=0.0, fontsize=9)
-    fig.savefig(out, format=kind, dpi=DPI)
