@@ -133,7 +133,10 @@ def load_level(path, options=()):
     """
     from ..io import load
 
-    stat = os.stat(path)
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return load(path, **dict(options))      # raises the reader's own error
     key = (os.path.realpath(path), tuple(options), stat.st_size, stat.st_mtime_ns)
     if key in _levels:
         _levels.move_to_end(key)

@@ -12,8 +12,9 @@ a tenth of its step, as a ``blocked`` or ``stuck`` move).
 
 >>> import sidestep
 >>> world = sidestep.World2D()
->>> wall = world.add_walls([(2, -5)], [(2, 5)])
->>> rows = walk_rows(world, 0.25, WalkSettings(agents=3, steps=40, speed=0.2), name="wall")
+>>> room = [(0, 0), (6, 0), (6, 4), (0, 4)]
+>>> walls = world.add_walls(room, room[1:] + room[:1], one_sided=True)
+>>> rows = walk_rows(world, 0.25, WalkSettings(agents=3, steps=40, speed=0.2), name="room")
 >>> sorted(rows[0])[:6]
 ['agent', 'blocked_frames', 'contacts', 'displacement', 'done_frames', 'end_x']
 >>> all(r["done_frames"] + r["slid_frames"] + r["blocked_frames"] == 40 for r in rows)
