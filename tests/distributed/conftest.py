@@ -1,0 +1,12 @@
+"""One Ray cluster of 2 CPUs for the whole test run (Ray has no local mode any more)."""
+import pytest
+
+
+@pytest.fixture(scope="session")
+def ray_cluster():
+    """``ray.init(num_cpus=2)`` once; shut down at the end of the run. Skips without Ray."""
+    ray = pytest.importorskip("ray", reason="Ray is not installed (the distributed extra)")
+    if not ray.is_initialized():
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield ray
+    ray.shutdown()
