@@ -119,3 +119,12 @@ def test_the_command_runs_on_ray(ray_cluster, tmp_path, capsys):
     assert cli.main(["walk", str(room), "--agents", "3", "--steps", "20", "--ray", "auto",
                      "--out", str(out)]) == 0
     assert len(out.read_text().splitlines()) == 3
+
+
+def test_each_node_fills_its_kernel_cache_once(ray_cluster):
+    from sidestep.distributed.ray_backend import warm_nodes
+
+    first = warm_nodes(("check", "walk"))
+    nodes = [n["NodeID"] for n in ray_cluster.nodes() if n["Alive"]]
+    assert sorted(first) == sorted(nodes) and all(v >= 0 for v in first.values())
+    assert set(warm_nodes(("check", "walk")).values()) == {0}      # all cached now

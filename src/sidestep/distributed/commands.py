@@ -99,11 +99,15 @@ def _load_options(args):
     return tuple(options)
 
 
-def _run(tasks, args, progress):
-    """Run ``tasks`` where ``args`` say: Ray, a local pool, or this process."""
+def _run(tasks, args, progress, commands):
+    """Run ``tasks`` where ``args`` say: Ray, a local pool, or this process.
+
+    ``commands`` name the kernels the tasks call (``kernel_cache.COMMANDS``):
+    on Ray each node compiles the ones its cache lacks first, once.
+    """
     if args.ray:
         try:
-            from .ray_backend import connect, run_ray
+            from .ray_backend import connect, run_ray, warm_nodes
         except ImportError as exc:        # pragma: no cover - the extra is missing
             raise ValueError(f"--ray needs Ray: pip install \"sidestep[distributed]\" ({exc})") \
                 from None
@@ -112,6 +116,7 @@ def _run(tasks, args, progress):
         except ImportError:
             raise ValueError("--ray needs Ray: pip install \"sidestep[distributed]\"") from None
         connect(args.ray)
+        warm_nodes(commands)
         return run_ray(tasks, threads=args.threads or 1, progress=progress)
     jobs = args.jobs or cores()
     jobs = min(jobs, max(1, len(tasks)))
@@ -140,7 +145,7 @@ def run_check(args, progress, compile_ahead):
     if args.sweep:
         compile_ahead("walk")
     with progress("check") as bar:
-        results = _run(tasks, args, bar)
+        results = _run(tasks, args, bar, ("check", "walk") if args.sweep else ("check",))
     run = gather_checks(results)
     if args.report:
         written = write_report(run, args.report, y_down=args.y_down)
@@ -175,7 +180,7 @@ def run_walk(args, progress, compile_ahead):
     tasks = plan_walks(levels, args.radius, settings, load=_load_options(args))
     compile_ahead("walk")
     with progress("walk") as bar:
-        results = _run(tasks, args, bar)
+        results = _run(tasks, args, bar, ("walk",))
     rows = [row for r in results if r.error is None for row in r.value]
     write_rows(rows, args.out)
     sys.stderr.write(f"wrote {len(rows)} rows to {args.out}\n")

@@ -44,6 +44,40 @@ def connect(address):
     return ray.cluster_resources()
 
 
+def warm_nodes(commands=("check", "walk")):
+    """Compile the kernels of ``commands`` into each live node's Numba cache, once per node.
+
+    One Ray task pinned to each node (``NodeAffinitySchedulingStrategy``) runs
+    :func:`sidestep.warmup` there, on that node's cores: the kernels a node
+    lacks are compiled once, in parallel, instead of by every worker that
+    meets them first. Where the cache is filled already (``sidestep warmup``
+    at install time, or a cache folder the nodes share) it returns at once.
+
+    Returns
+    -------
+    dict
+        ``{node id: number of kernels compiled there}``.
+    """
+    import ray
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    from ..kernel_cache import COMMANDS
+
+    names = sorted({k for c in commands for k in COMMANDS[c]})
+    nodes = [n["NodeID"] for n in ray.nodes() if n.get("Alive")]
+    warm = ray.remote(num_cpus=0)(_warm)
+    refs = [warm.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node, soft=False))
+            .remote(names) for node in nodes]
+    return dict(zip(nodes, ray.get(refs)))
+
+
+def _warm(names):
+    """:func:`sidestep.warmup` of ``names`` in this process; how many it compiled."""
+    from ..kernel_cache import warmup
+
+    return len(warmup(names).compiled)
+
+
 def run_ray(tasks, address=None, *, threads=1, max_retries=MAX_RETRIES, fn=run_task,
             progress=None):
     """Run ``tasks`` as Ray remote tasks; their results, in the tasks' order.
