@@ -188,3 +188,42 @@ def test_the_answers_do_not_depend_on_workers_threads_or_tiles():
     answers = [[(c.report, c.sweep) for c in run.checks] for run in runs]
     assert answers[0] == answers[1] == answers[2]
     assert sum(len(c.findings) for c in runs[0].checks) > 0
+
+
+def test_an_empty_level_in_tiles_is_checked_once(tmp_path):
+    save(Level(sidestep.World2D(), np.array([[1.0, 2.0]]), name="empty"), tmp_path / "e.json")
+    run = gather_checks(run_local(plan_checks([tmp_path / "e.json"], [0.3], tiles=2,
+                                              sweep=SweepSettings(frames=5)), 1))
+    (only,) = run.checks
+    assert only.error is None and only.report.ok and only.sweep.starts == 1
+
+
+def test_a_task_caps_the_threads_while_it_runs_and_restores_the_cap(levels, monkeypatch):
+    from sidestep import threads
+
+    seen = []
+    real = threads.run_rows
+
+    def spy(kernel, n, *args):
+        seen.append(threads.thread_count())
+        return real(kernel, n, *args)
+
+    monkeypatch.setattr(threads, "run_rows", spy)
+    import sidestep.world
+    monkeypatch.setattr(sidestep.world, "run_rows", spy)
+    before = threads.set_threads(None)
+    try:
+        result = run_task(Task("check", str(levels / "door.json"), 0.3, threads=1,
+                               sweep=SweepSettings(frames=3)))
+        assert result.error is None and seen and set(seen) == {1}
+        assert threads.thread_count() == threads._cores()
+    finally:
+        threads.set_threads(before)
+
+
+def test_bad_tasks_are_value_errors_naming_the_field():
+    for fields, word in [({"kind": "walkabout"}, "kind"), ({"radius": -1.0}, "radius"),
+                         ({"tiles": 0}, "tiles"), ({"tiles": 2, "tile": 4}, "tile"),
+                         ({"threads": 0}, "threads")]:
+        with pytest.raises(ValueError, match=word):
+            Task(**{"kind": "check", "level": "x.map", "radius": 0.3, **fields})

@@ -24,7 +24,10 @@ def test_tiles_cover_the_plane_once():
     points[:6] = [(3, 2), (6, 4), (3, 4), (-1e9, 1e9), (0, 0), (9, 6)]     # on cuts, far away
     owners = np.array([r.holds(points) for r in regions]).sum(axis=0)
     assert (owners == 1).all()
-    assert tiles((0, 0, 1, 1), 1) == [EVERYWHERE] and tiles(None, 3) == [EVERYWHERE]
+    assert tiles((0, 0, 1, 1), 1) == [EVERYWHERE]
+    empty = tiles(None, 3)                                   # a level with nothing in it
+    assert len(empty) == 9 and empty[0] == EVERYWHERE
+    assert not any(r.holds(points).any() for r in empty[1:])
 
 
 def test_tiles_for_a_size_and_bad_sizes():

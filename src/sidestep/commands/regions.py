@@ -55,6 +55,9 @@ class Region:
 #: The whole plane: one tile.
 EVERYWHERE = Region()
 
+#: No part of the plane: the spare tiles of a level with nothing in it.
+NOWHERE = Region(0.0, 0.0, 0.0, 0.0)
+
 
 def tiles(bounds, per_side):
     """``per_side`` x ``per_side`` tiles over ``bounds``, the outer ones reaching to infinity.
@@ -62,20 +65,21 @@ def tiles(bounds, per_side):
     Parameters
     ----------
     bounds : (minx, miny, maxx, maxy) or None
-        The level's extent (``World2D.bounds``); None gives one tile.
+        The level's extent (``World2D.bounds``); None (an empty level) gives
+        :data:`EVERYWHERE` and ``per_side ** 2 - 1`` tiles of :data:`NOWHERE`.
     per_side : int >= 1
         Tiles along each axis: 1 gives :data:`EVERYWHERE`, 2 four tiles, 3 nine.
 
     Returns
     -------
     list of Region
-        Row by row (y, then x), covering the plane once.
+        ``per_side ** 2`` of them, row by row (y, then x), covering the plane once.
     """
     per_side = int(per_side)
     if per_side < 1:
         raise ValueError(f"per_side must be a whole number >= 1, got {per_side}")
     if bounds is None or per_side == 1:
-        return [EVERYWHERE]
+        return [EVERYWHERE] + [NOWHERE] * (per_side * per_side - 1)
     x0, y0, x1, y1 = map(float, bounds)
     xs = _cuts(x0, x1, per_side)
     ys = _cuts(y0, y1, per_side)
