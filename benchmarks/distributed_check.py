@@ -80,7 +80,7 @@ def main():
 
     from sidestep.distributed.ray_backend import run_ray, warm_nodes
     start = time.perf_counter()
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     warm_nodes(("check", "walk"))
     print(f"{'(ray.init + warm_nodes)':<34} {time.perf_counter() - start:7.2f} s")
     cold, on_ray = timed("Ray, 2 workers, first run", f"{base} --ray ADDRESS",

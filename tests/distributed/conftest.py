@@ -7,6 +7,7 @@ def ray_cluster():
     """``ray.init(num_cpus=2)`` once; shut down at the end of the run. Skips without Ray."""
     ray = pytest.importorskip("ray", reason="Ray is not installed (the distributed extra)")
     if not ray.is_initialized():
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        # address="local": a new instance even where `ray start` left a cluster address.
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield ray
     ray.shutdown()

@@ -38,7 +38,9 @@ def connect(address):
 
     if not ray.is_initialized():
         if address == "local":
-            ray.init(include_dashboard=False, log_to_driver=False)
+            # A new instance on this machine, even where a cluster address is
+            # recorded (``ray start`` writes one that outlives its cluster).
+            ray.init(address="local", include_dashboard=False, log_to_driver=False)
         else:
             ray.init(address=address, log_to_driver=False)
     return ray.cluster_resources()
