@@ -7,6 +7,7 @@ does (``--report``, ``--jobs``, ``--ray``, ``--tiles``, ``--sweep``; for
 keeps the single-level commands' output.
 """
 import argparse
+import dataclasses
 import glob
 import json
 import math
@@ -106,15 +107,12 @@ def _run(tasks, args, progress, commands):
     on Ray each node compiles the ones its cache lacks first, once.
     """
     if args.ray:
-        try:
-            from .ray_backend import connect, run_ray, warm_nodes
-        except ImportError as exc:        # pragma: no cover - the extra is missing
-            raise ValueError(f"--ray needs Ray: pip install \"sidestep[distributed]\" ({exc})") \
-                from None
-        try:
-            import ray  # noqa: F401
-        except ImportError:
-            raise ValueError("--ray needs Ray: pip install \"sidestep[distributed]\"") from None
+        import importlib.util
+
+        from .ray_backend import connect, run_ray, warm_nodes
+
+        if importlib.util.find_spec("ray") is None:
+            raise ValueError("--ray needs Ray: pip install \"sidestep[distributed]\"")
         connect(args.ray)
         warm_nodes(commands)
         return run_ray(tasks, threads=args.threads or 1, progress=progress)
@@ -122,7 +120,6 @@ def _run(tasks, args, progress, commands):
     jobs = min(jobs, max(1, len(tasks)))
     threads = args.threads or (None if jobs == 1 else max(1, cores() // jobs))
     if threads is not None:
-        import dataclasses
         tasks = [dataclasses.replace(t, threads=threads) for t in tasks]
     return run_local(tasks, jobs, progress=progress)
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..commands.walk import STUCK, free_starts, walk
+from ..commands.walk import free_starts, walk
 
 #: Each row's columns, in order: the level and radius; the agent; its path
 #: (start, end, length walked, distance from start to end, farthest from
