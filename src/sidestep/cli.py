@@ -19,6 +19,7 @@ from pathlib import Path
 
 from . import __version__
 from .commands import arguments3d
+from .distributed import commands as many
 from .demo import run_demo
 from .world import MODES
 
@@ -132,12 +133,16 @@ def _option(text):
     return key, value
 
 
-def _level_arguments(command):
-    """The arguments every level command takes: the file and how to read it."""
-    command.add_argument("level", metavar="LEVEL",
-                         help="level file: a sidestep scene (.json, .toml), Moving AI map "
-                              "(.map), Tiled map (.tmx, .tmj, .json), image, Doom WAD or "
-                              "Polyanya navigation mesh (.mesh)")
+def _level_arguments(command, many=False):
+    """The arguments every level command takes: the file (or files) and how to read it."""
+    what = ("level file: a sidestep scene (.json, .toml), Moving AI map (.map), Tiled map "
+            "(.tmx, .tmj, .json), image, Doom WAD or Polyanya navigation mesh (.mesh)")
+    if many:
+        command.add_argument("levels", metavar="LEVEL", nargs="+",
+                             help=what + "; or several, folders (searched for levels) and "
+                                  "globs ('maps/**/*.map'), each checked as its own task")
+    else:
+        command.add_argument("level", metavar="LEVEL", help=what)
     command.add_argument("--map", metavar="NAME",
                          help="which map of a Doom WAD (E1M1, MAP01...); the first by default")
     command.add_argument("--load", type=_option, action="append", default=[],
@@ -284,7 +289,7 @@ def _parser():
                     "Prints a table per agent (or JSON), and draws the paths (-o) and an "
                     "animation (--gif). 'contacts' counts frames in which an obstacle changed "
                     "an agent's move; 'stuck' frames in which it moved under 10% of its step.")
-    _level_arguments(walk)
+    _level_arguments(walk, many=True)
     walk.add_argument("--start", type=_point, metavar="X,Y",
                       help="one agent's start (write --start=-2,3 when X is negative)")
     walk.add_argument("--to", type=_point, metavar="X,Y", help="that agent's goal")
@@ -300,8 +305,9 @@ def _parser():
                            "for random walkers)")
     walk.add_argument("--mode", choices=MODES, default="slide",
                       help="how moves meet obstacles (default: %(default)s)")
-    walk.add_argument("--radius", type=_radius, default=0.0, metavar="R",
-                      help="agents' radius, >= 0 (default: 0, a point)")
+    walk.add_argument("--radius", type=_radius, nargs="+", default=[0.0], metavar="R",
+                      help="agents' radius, >= 0 (default: 0, a point); several for a walk "
+                           "of many levels, one task per level and radius")
     walk.add_argument("--speed", type=_speed, metavar="S",
                       help="step per frame in world units (default: 1/400 of the level's "
                            "diagonal)")
@@ -309,12 +315,15 @@ def _parser():
     walk.add_argument("--crowd", action="store_true",
                       help="the agents collide with each other too (sidestep.Crowd; needs "
                            "--radius > 0, modes slide, block, ghost)")
-    walk.add_argument("-o", "--out", metavar="FILE", help="picture of the paths to write")
+    walk.add_argument("-o", "--out", metavar="FILE",
+                      help="picture of the paths to write; or, for many levels, the "
+                           "per-agent rows: FILE.parquet (needs pyarrow) or FILE.jsonl")
     walk.add_argument("--gif", metavar="FILE", help="animated GIF of the walk to write")
     walk.add_argument("--json", action="store_true",
                       help="print per-agent figures as JSON instead of a table")
     _orientation_arguments(walk)
     arguments3d.walk(walk)
+    many.add_run_arguments(walk)
 
     _play_arguments(commands)
 
@@ -322,17 +331,23 @@ def _parser():
         "check", help="list what to fix in a level before shipping it (exit 1 if anything)",
         description="Report degenerate and duplicate obstacles, overlapping obstacles, gaps "
                     "narrower than the agent (doorways it cannot pass) and spawn points or "
-                    "scenario ends where it does not fit. Exits with 1 when anything is found.")
-    _level_arguments(check)
-    check.add_argument("--radius", type=_radius, required=True, metavar="R",
-                       help="the agent's radius, >= 0")
+                    "scenario ends where it does not fit; with --sweep, where walking agents "
+                    "get stuck, end inside something or cannot get away. Many levels (files, "
+                    "folders, globs) and radii run as tasks, one per level, radius and tile, "
+                    "on this machine's cores or a Ray cluster (--ray), with a summary table. "
+                    "Exits with 1 when anything is found (or a level cannot be read).")
+    _level_arguments(check, many=True)
+    check.add_argument("--radius", type=_radius, nargs="+", required=True, metavar="R",
+                       help="the agent's radius, >= 0; several check each level for each")
     check.add_argument("--json", action="store_true", help="print the report as JSON")
     check.add_argument("--limit", type=_limit, default=20, metavar="N",
                        help="findings listed per kind in the text report (default: "
                             "%(default)s)")
     check.add_argument("-o", "--out", metavar="FILE",
-                       help="also draw the level with every finding marked")
+                       help="also draw the level with every finding marked (one level; "
+                            "--report draws many)")
     _orientation_arguments(check)
+    many.add_check_arguments(check)
     warmup = commands.add_parser(
         "warmup", help="compile every kernel into Numba's cache ahead of time",
         description="Compile every kernel the API and the commands use, on all cores, into "
@@ -424,10 +439,19 @@ def _agents(args, level):
     return scenarios.starts[rows], scenarios.goals[rows], lengths
 
 
+def _one_level(args):
+    """The single-level form of a command that takes many: ``args.level`` and one ``args.radius``."""
+    args.level = args.levels[0]
+    args.radius = args.radius[0]
+
+
 def _run_walk(args):
     from .commands.walk import animate_walk, draw_walk, format_table, walk
     from .commands.pictures import picture_format
 
+    if many.is_many(args, "walk"):
+        return many.run_walk(args, _progress, lambda name: _compile_ahead(args, name))
+    _one_level(args)
     # Check the output paths before walking: a long walk should not end in
     # "no such directory".
     if args.out:
@@ -533,6 +557,12 @@ def _run_play(args):
 def _run_check(args):
     from .commands.check import check, draw_report
 
+    if many.is_many(args, "check"):
+        if args.out:
+            raise ValueError("-o draws one level: with many levels, radii or tasks use "
+                             "--report DIR")
+        return many.run_check(args, _progress, lambda name: _compile_ahead(args, name))
+    _one_level(args)
     if args.out:
         from .commands.pictures import picture_format
 

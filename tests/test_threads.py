@@ -1,0 +1,85 @@
+"""The thread cap of the batch calls: an argument, an environment variable, the same answers."""
+import threading
+
+import numpy as np
+import pytest
+
+import sidestep
+from sidestep import threads
+
+
+@pytest.fixture(autouse=True)
+def no_cap(monkeypatch):
+    """Every test starts without a cap and leaves none behind."""
+    monkeypatch.delenv(threads.ENV, raising=False)
+    previous = threads.set_threads(None)
+    yield
+    threads.set_threads(previous)
+
+
+def callers(n_rows):
+    """The threads that called a batch kernel over ``n_rows`` rows."""
+    seen = []
+
+    def kernel(queue):
+        seen.append(threading.get_ident())
+
+    threads.run_rows(kernel, n_rows)
+    return seen
+
+
+def test_a_cap_of_one_runs_the_kernel_on_the_calling_thread_alone():
+    threads.set_threads(1)
+    assert callers(10_000) == [threading.get_ident()]
+
+
+def test_a_cap_of_two_runs_the_kernel_on_two_threads():
+    threads.set_threads(2)
+    seen = callers(10_000)
+    assert len(seen) == 2 and len(set(seen)) == 2
+
+
+def test_the_environment_variable_caps_and_the_argument_wins(monkeypatch):
+    monkeypatch.setenv(threads.ENV, "1")
+    assert threads.thread_count() == 1
+    assert callers(10_000) == [threading.get_ident()]
+    threads.set_threads(3)
+    assert threads.thread_count() == 3
+    assert threads.set_threads(None) == 3
+    assert threads.thread_count() == 1
+    monkeypatch.setenv(threads.ENV, "")
+    assert threads.thread_count() == threads._cores()
+
+
+@pytest.mark.parametrize("bad", ["0", "-2", "two", "1.5"])
+def test_a_bad_environment_variable_is_a_value_error_naming_it(monkeypatch, bad):
+    monkeypatch.setenv(threads.ENV, bad)
+    with pytest.raises(ValueError, match=threads.ENV):
+        threads.thread_count()
+
+
+@pytest.mark.parametrize("bad", [0, -1, 2.5, "2", True])
+def test_a_bad_cap_is_a_value_error_naming_the_argument(bad):
+    with pytest.raises(ValueError, match="count"):
+        threads.set_threads(bad)
+    assert threads.thread_count() == threads._cores()      # nothing changed
+
+
+def test_answers_are_the_same_with_one_and_two_threads():
+    rng = np.random.default_rng(3)
+    world = sidestep.World2D()
+    world.add_circles(rng.uniform(-40, 40, (300, 2)), rng.uniform(0.2, 1.5, 300))
+    world.add_walls(rng.uniform(-40, 40, (80, 2)), rng.uniform(-40, 40, (80, 2)), 0.1)
+    world.add_grid(rng.random((40, 40)) < 0.2, 0.5, (-10.0, -10.0))
+    starts = rng.uniform(-40, 40, (5000, 2))
+    steps = rng.normal(0, 2, (5000, 2))
+    answers = {}
+    for count in (1, 2):
+        threads.set_threads(count)
+        ends = world.move_many(starts, steps, radius=0.3)
+        near = world.nearest(starts)
+        hits = world.raycast(starts, steps)
+        answers[count] = (ends, world.clearance(starts), near.obstacle, near.normal,
+                          hits.distance, hits.obstacle)
+    for one, two in zip(answers[1], answers[2]):
+        np.testing.assert_array_equal(one, two)
