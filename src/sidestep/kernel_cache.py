@@ -123,7 +123,7 @@ PARTS: dict[str, tuple[str, ...]] = {
     "world:penetrations": ("world:inside_areas", "world:separation_item"),
     "world:probe_point": ("world:inside_areas", "world:separation_item"),
     "moves:_gather": ("world:separation_item", "moves:_seams"),
-    "moves:_seams": ("moves:_seam_row",),
+    "moves:_seams": ("world:separation_item",),
     "moves:_seam_row": ("world:separation_item",),
     "world:nearest_points": ("world:probe_point",),
     "crowd:crowd_step": _MOVE_PARTS,
