@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
+from .commands.argument_types import number, whole
 from .commands import arguments3d
 from .distributed import commands as many
 from .demo import run_demo
@@ -41,56 +42,10 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def _radius(text):
-    """``--radius``: a finite number >= 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"radius must be a number, got {text!r}") from None
-    if not (math.isfinite(value) and value >= 0):
-        raise argparse.ArgumentTypeError(f"radius must be a finite number >= 0, got {text}")
-    return value
-
-
-def _speed(text):
-    """``--speed``: a finite number > 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"speed must be a number, got {text!r}") from None
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"speed must be a finite number > 0, got {text}")
-    return value
-
-
-def _positive(name):
-    """An argparse type: a finite number > 0, named ``name`` in its error."""
-    def parse(text):
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be a number, got {text!r}") from None
-        if not (math.isfinite(value) and value > 0):
-            raise argparse.ArgumentTypeError(f"{name} must be a finite number > 0, got {text}")
-        return value
-    return parse
-
-
-def _whole(minimum):
-    """An argparse type: a whole number >= ``minimum``."""
-    def parse(text):
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"expected a whole number >= {minimum}, got {text}")
-        return value
-    return parse
-
-
-_count = _whole(1)   # --agents, --steps
-_limit = _whole(0)   # --limit (0 prints the summary line alone)
+_radius = number("radius", inclusive=True)     # --radius: a finite number >= 0
+_speed = number("speed")                        # --speed: a finite number > 0
+_count = whole(1)   # --agents, --steps
+_limit = whole(0)   # --limit (0 prints the summary line alone)
 
 
 def _point(text):
@@ -200,7 +155,7 @@ def _play_arguments(commands):
                       help="which map of a Doom WAD (E1M1, MAP01...); the first by default")
     play.add_argument("--load", type=_option, action="append", default=[],
                       metavar="KEY=VALUE", help="an option for the level's reader (repeatable)")
-    play.add_argument("--radius", type=_positive("radius"), metavar="R",
+    play.add_argument("--radius", type=number("radius"), metavar="R",
                       help="the character's radius, > 0 (default: 0.3 in the house, 0.3 of a "
                            "cell on a tile map, else 1/300 of the level's diagonal)")
     play.add_argument("--speed", type=_speed, metavar="S",

@@ -8,6 +8,8 @@ import argparse
 import json
 import math
 
+from .argument_types import number
+
 #: Random walkers on a 3D level when ``--agents`` does not say.
 WANDERERS = 10
 #: Frames walked on a 3D level when ``--steps`` does not say.
@@ -32,14 +34,7 @@ def _point3(text):
     return value
 
 
-def _positive(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"expected a finite number > 0, got {text}")
-    return value
+_positive_number = number()     # a finite number > 0
 
 
 def _pixels(text):
@@ -65,7 +60,7 @@ def render(command):
                             "a direction (default: towards the level's centre)")
     group.add_argument("--view", choices=VIEWS, default="both",
                        help="top view, camera view or both (default: %(default)s)")
-    group.add_argument("--fov", type=_positive, default=FOV, metavar="DEG",
+    group.add_argument("--fov", type=_positive_number, default=FOV, metavar="DEG",
                        help="the camera's horizontal field of view (default: %(default)s)")
     group.add_argument("--size", type=_pixels, nargs=2, default=(WIDTH, HEIGHT),
                        metavar=("W", "H"), help="camera image in pixels (default: %(default)s)")
@@ -74,7 +69,7 @@ def render(command):
 def walk(command):
     """Add ``walk``'s 3D options to its parser."""
     group = command.add_argument_group("3D levels (OBJ, glTF, GLB)")
-    group.add_argument("--height", type=_positive, metavar="H",
+    group.add_argument("--height", type=_positive_number, metavar="H",
                        help="agents are upright capsules H tall (H > 2 x radius); spheres "
                             "without it")
     group.add_argument("--gravity", type=float, metavar="G",

@@ -6,14 +6,13 @@ does (``--report``, ``--jobs``, ``--ray``, ``--tiles``, ``--sweep``; for
 ``walk`` a ``.parquet`` or ``.jsonl`` ``--out``). One level at one radius
 keeps the single-level commands' output.
 """
-import argparse
 import dataclasses
 import glob
 import json
-import math
 import os
 import sys
 
+from ..commands.argument_types import number, whole
 from ..commands.sweep import FRAMES, HEADINGS, SweepSettings
 from .levels import expand
 from .local import cores, run_local
@@ -21,33 +20,11 @@ from .report import gather_checks, plan_checks, plan_walks, write_report
 from .walks import FORMATS, WalkSettings, row_format, write_rows
 
 
-def _whole(minimum):
-    def parse(text):
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"expected a whole number >= {minimum}, got {text}")
-        return value
-    return parse
-
-
-def _length(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"expected a finite number > 0, got {text}")
-    return value
-
-
 def add_run_arguments(command):
     """``--jobs``, ``--threads``, ``--ray``: where the tasks run."""
-    command.add_argument("--jobs", type=_whole(1), metavar="N",
+    command.add_argument("--jobs", type=whole(1), metavar="N",
                          help="worker processes on this machine (default: one per core)")
-    command.add_argument("--threads", type=_whole(1), metavar="N",
+    command.add_argument("--threads", type=whole(1), metavar="N",
                          help="threads each task's batch calls use at most (default: the "
                               "cores shared among the workers; 1 on Ray). Also "
                               "SIDESTEP_THREADS")
@@ -62,18 +39,18 @@ def add_check_arguments(check):
     check.add_argument("--report", metavar="DIR",
                        help="write report.json, report.txt and a picture per level with "
                             "findings into DIR (made if missing)")
-    check.add_argument("--tiles", type=_whole(1), default=1, metavar="N",
+    check.add_argument("--tiles", type=whole(1), default=1, metavar="N",
                        help="cut each level into N x N tiles, one task each (findings on "
                             "tile borders are neither lost nor doubled; default: 1)")
     check.add_argument("--sweep", action="store_true",
                        help="also walk agents from every spawn (or a lattice of free points) "
                             "in --headings directions for --frames frames and report where "
                             "they get stuck, end inside something, or cannot get away")
-    check.add_argument("--headings", type=_whole(1), default=HEADINGS, metavar="N",
+    check.add_argument("--headings", type=whole(1), default=HEADINGS, metavar="N",
                        help="sweep: headings per start (default: %(default)s)")
-    check.add_argument("--frames", type=_whole(1), default=FRAMES, metavar="K",
+    check.add_argument("--frames", type=whole(1), default=FRAMES, metavar="K",
                        help="sweep: frames per agent (default: %(default)s)")
-    check.add_argument("--spacing", type=_length, metavar="S",
+    check.add_argument("--spacing", type=number(), metavar="S",
                        help="sweep: lattice spacing of the starts in a level without spawns "
                             "(default: the level's longer side / 24)")
     add_run_arguments(check)

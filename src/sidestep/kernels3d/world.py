@@ -584,6 +584,17 @@ def nearest_points(world, points, owner, part, separation, normal, surface, queu
             surface[p, 2] = qz
 
 
+@njit(cache=True, inline="always")
+def _answer(r, o, pt, t, nx, ny, nz, owner, part, distance, normal):
+    # Row r of a batch's answers (raycast_points and raycast_points_triangles).
+    owner[r] = o
+    part[r] = pt
+    distance[r] = t
+    normal[r, 0] = nx
+    normal[r, 1] = ny
+    normal[r, 2] = nz
+
+
 @njit(cache=True, nogil=True)
 def raycast_points(world, origins, directions, max_distance, cull, owner, part, distance,
                    normal, queue):
@@ -603,12 +614,7 @@ def raycast_points(world, origins, directions, max_distance, cull, owner, part, 
             o, pt, t, nx, ny, nz = raycast_point(
                 world, origins[r, 0], origins[r, 1], origins[r, 2], directions[r, 0],
                 directions[r, 1], directions[r, 2], max_distance[r], cull, nodes, keys, state)
-            owner[r] = o
-            part[r] = pt
-            distance[r] = t
-            normal[r, 0] = nx
-            normal[r, 1] = ny
-            normal[r, 2] = nz
+            _answer(r, o, pt, t, nx, ny, nz, owner, part, distance, normal)
 
 
 @njit(cache=True, nogil=True)
@@ -625,12 +631,7 @@ def raycast_points_triangles(world, origins, directions, max_distance, cull, own
             o, pt, t, nx, ny, nz = raycast_triangles(
                 world, origins[r, 0], origins[r, 1], origins[r, 2], directions[r, 0],
                 directions[r, 1], directions[r, 2], max_distance[r], cull, nodes, keys, state)
-            owner[r] = o
-            part[r] = pt
-            distance[r] = t
-            normal[r, 0] = nx
-            normal[r, 1] = ny
-            normal[r, 2] = nz
+            _answer(r, o, pt, t, nx, ny, nz, owner, part, distance, normal)
 
 
 @njit(cache=True, nogil=True)
