@@ -16,6 +16,8 @@ from sidestep.commands.compile_notice import CompileNotice
 from sidestep.commands.progress import Progress
 from sidestep.level import Level
 
+from command_line import run
+
 # No screen on CI.
 matplotlib.use("Agg")
 
@@ -35,19 +37,6 @@ def scene(tmp_path_factory):
     world.add_circles([(-3, 2.5), (3, -2.5)], 0.6)
     level = Level(world, np.array([[-2.0, 3.0], [2.0, -3.0]]), name="door")
     return save(level, tmp_path_factory.mktemp("scene") / "door.json")
-
-
-def run(argv, capsys):
-    """``cli.main(argv)``: ``(status, stdout, stderr)``, catching the exits of bad input."""
-    try:
-        status = cli.main([str(a) for a in argv])
-    except SystemExit as exc:
-        status = exc.code
-    out = capsys.readouterr()
-    # The first run on a machine (or after a kernel changed) says it compiles.
-    err = "".join(line for line in out.err.splitlines(True)
-                  if not line.startswith(compile_notice.MESSAGE))
-    return status, out.out, err
 
 
 def test_demo_is_still_the_first_command(capsys):

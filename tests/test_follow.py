@@ -7,28 +7,16 @@ import numpy as np
 import pytest
 
 import sidestep
-from sidestep import cli
-from sidestep.commands import compile_notice
 from sidestep.commands.follow import find_routes, follow, format_table
 from sidestep.paths import GridNavigator, navigator
+
+from command_line import run
 
 matplotlib.use("Agg")
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data is not present")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-
-def run(argv, capsys):
-    try:
-        status = cli.main([str(a) for a in argv])
-    except SystemExit as exc:
-        status = exc.code
-    out = capsys.readouterr()
-    # The first run on a machine (or after a kernel changed) says it compiles.
-    err = "".join(line for line in out.err.splitlines(True)
-                  if not line.startswith(compile_notice.MESSAGE))
-    return status, out.out, err
 
 
 def gap_world(gap_cells=1):

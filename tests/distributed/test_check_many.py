@@ -10,8 +10,6 @@ import numpy as np
 import pytest
 
 import sidestep
-from sidestep import cli
-from sidestep.commands import compile_notice
 from sidestep.commands.check import check
 from sidestep.commands.sweep import SweepSettings
 from sidestep.distributed import (expand, gather_checks, plan_checks, run_local, run_task,
@@ -21,24 +19,14 @@ from sidestep.distributed.tasks import Task
 from sidestep.io import save
 from sidestep.level import Level
 
+from command_line import run
+
 matplotlib.use("Agg")
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data is not present")
 
 BROKEN_MAP = "type octile\nheight 2\nwidth 3\nmap\n...\n..\n"
-
-
-def run(argv, capsys):
-    """``cli.main(argv)``: ``(status, stdout, stderr)``, catching the exits of bad input."""
-    try:
-        status = cli.main([str(a) for a in argv])
-    except SystemExit as exc:
-        status = exc.code
-    out = capsys.readouterr()
-    err = "".join(line for line in out.err.splitlines(True)
-                  if not line.startswith(compile_notice.MESSAGE))
-    return status, out.out, err
 
 
 @pytest.fixture(scope="module")

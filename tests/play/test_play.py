@@ -20,12 +20,13 @@ os.environ["SDL_AUDIODRIVER"] = "dummy"
 
 import pygame  # noqa: E402
 
-from sidestep import cli, load, World2D  # noqa: E402
-from sidestep.commands import compile_notice  # noqa: E402
+from sidestep import load, World2D  # noqa: E402
 from sidestep.play import Game, Stage, default_stage, level_stage, palette  # noqa: E402
 from sidestep.play.controls import parse_script  # noqa: E402
 from sidestep.play.draw import Renderer  # noqa: E402
 from sidestep.play.game import FRAME_SECONDS  # noqa: E402
+
+from command_line import run  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data is not present")
@@ -230,17 +231,6 @@ def test_crowd_of_200_never_enters_an_obstacle_nor_each_other(house, window):
     assert len(crowd) == 200
     walked = np.hypot(*(crowd.positions - start).T)
     assert np.median(walked) > 1.0                  # they wander (0.4-0.8 of 4.5 m/s for 2 s)
-
-
-def run(argv, capsys):
-    try:
-        status = cli.main([str(a) for a in argv])
-    except SystemExit as exc:
-        status = exc.code
-    out = capsys.readouterr()
-    err = "".join(line for line in out.err.splitlines(True)
-                  if not line.startswith(compile_notice.MESSAGE))
-    return status, out.out, err
 
 
 def test_cli_plays_the_house_for_30_frames_and_saves_a_screenshot(tmp_path):
