@@ -557,36 +557,29 @@ class World3D(ObstacleIds):
                              f"{np.shape(origins)} and {np.shape(directions)}")
         md = validation.as_float_array(max_distance, "max_distance")
         if md.ndim == 0:
-            md = np.full(len(o), float(md))
-        if md.shape != (len(o),):
+            md = md.reshape(1)           # one number for every ray
+        elif md.shape != (len(o),):
             raise ValueError(f"max_distance must be a number or have shape ({len(o)},), "
                              f"got shape {md.shape}")
         if np.any(np.isnan(md)) or np.any(md < 0):
             raise ValueError("max_distance must be non-negative (inf allowed), not NaN")
+        md = np.ascontiguousarray(md, dtype=float)
         cull = SIDES.index(validation.choice(sides, "sides", SIDES))
         n = len(o)
         # Cast in the order of the origins' cells (a ray reading its row from all
-        # over a big batch would wait on memory), from unit copies of the rays in
-        # that order; the answers come back in that order and are put back here.
+        # over a big batch would wait on memory), a block of unit copies at a
+        # time; the answers are put back in the callers' order.
         order = _kw.ray_order(o) if n >= RAY_ORDER_ROWS else np.arange(n)
         zero = np.full(1, -1, dtype=np.int64)
-        oo, unit, mm = np.empty((n, 3)), np.empty((n, 3)), np.empty(n)
-        run_rows(_kw.gather_rays, n, o, d, np.ascontiguousarray(md, dtype=float), order, oo,
-                 unit, mm, zero)
-        if zero[0] >= 0:
-            i = int(np.flatnonzero(~np.any(d != 0.0, axis=1))[0])
-            raise ValueError(f"directions must be non-zero; directions[{i}] is (0, 0, 0)")
-        owner = np.empty(n, dtype=np.int64)
-        part = np.empty(n, dtype=np.int64)
-        dist = np.empty(n)
-        normal = np.empty((n, 3))
+        out = (np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n),
+               np.empty((n, 3)), np.empty((n, 3)))
         packed = self._store.pack()
         cast = (_kw.raycast_points_triangles if packed.flags[_kw.F_TRIANGLES]
                 else _kw.raycast_points)
-        run_rows(cast, n, packed, oo, unit, mm, cull, owner, part, dist, normal)
-        out = (np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n),
-               np.empty((n, 3)), np.empty((n, 3)))
-        run_rows(_kw.put_back, n, order, oo, unit, owner, part, dist, normal, *out)
+        run_rows(cast, n, packed, o, d, md, order, cull, zero, *out)
+        if zero[0] >= 0:
+            i = int(np.flatnonzero(~np.any(d != 0.0, axis=1))[0])
+            raise ValueError(f"directions must be non-zero; directions[{i}] is (0, 0, 0)")
         owner, part, dist, normal, point = out
         if single:
             return RayHits(bool(owner[0] >= 0), float(dist[0]), normal[0], int(owner[0]),

@@ -584,112 +584,133 @@ def nearest_points(world, points, owner, part, separation, normal, surface, queu
             surface[p, 2] = qz
 
 
+#: Rays a thread gathers, casts and puts back at a time. Their copies and
+#: answers (112 bytes a ray) stay in the thread's cache, instead of whole-batch
+#: copies that a fresh process must first touch (about 100 MB for a million
+#: rays, up to 2 ms per MB on a virtual machine) and that the cast reads back
+#: from memory.
+RAY_BLOCK = 2048
+
+
 @njit(cache=True, inline="always")
-def _answer(r, o, pt, t, nx, ny, nz, owner, part, distance, normal):
-    # Row r of a batch's answers (raycast_points and raycast_points_triangles).
-    owner[r] = o
-    part[r] = pt
-    distance[r] = t
-    normal[r, 0] = nx
-    normal[r, 1] = ny
-    normal[r, 2] = nz
+def _ray_block(n):
+    # Per-thread copies of a block of rays and their answers.
+    return (np.empty((n, 3)), np.empty((n, 3)), np.empty(n), np.empty(n, dtype=np.int64),
+            np.empty(n, dtype=np.int64), np.empty(n), np.empty((n, 3)))
+
+
+@njit(cache=True, inline="always")
+def _gather_rays(origins, directions, max_distance, order, first, stop, o, u, md, zero):
+    # Rows first..stop of the cast order into the block's rows 0..: copies of
+    # the rays order[r], their directions made unit (summed in the order
+    # NumPy's (d * d).sum(axis=1) does). A zero direction sets zero[0] to its
+    # input row (any one, over all threads) and the block casts it along +x,
+    # an answer the caller throws away. max_distance holds one number
+    # for every ray, or one per ray.
+    per_ray = max_distance.shape[0] > 1
+    for r in range(first, stop):
+        i = order[r]
+        k = r - first
+        dx = directions[i, 0]
+        dy = directions[i, 1]
+        dz = directions[i, 2]
+        norm = math.sqrt(dx * dx + dy * dy + dz * dz)
+        if norm == 0.0:
+            zero[0] = i         # the batch is refused; cast along +x meanwhile
+            dx = norm = 1.0
+        o[k, 0] = origins[i, 0]
+        o[k, 1] = origins[i, 1]
+        o[k, 2] = origins[i, 2]
+        u[k, 0] = dx / norm
+        u[k, 1] = dy / norm
+        u[k, 2] = dz / norm
+        md[k] = max_distance[i if per_ray else 0]
+
+
+@njit(cache=True, inline="always")
+def _answer(k, o, pt, t, nx, ny, nz, owner, part, distance, normal):
+    # Row k of a block's answers.
+    owner[k] = o
+    part[k] = pt
+    distance[k] = t
+    normal[k, 0] = nx
+    normal[k, 1] = ny
+    normal[k, 2] = nz
+
+
+@njit(cache=True, inline="always")
+def _put_back_rays(order, first, stop, o, u, owner, part, distance, normal, out_owner,
+                   out_part, out_distance, out_normal, out_point):
+    # The block's answers into the callers' rows order[r], with the hit
+    # points origin + distance * unit (NaN on a miss). Written here, in a loop
+    # of their own, the scattered rows cost a quarter of what they did from
+    # inside the cast.
+    for r in range(first, stop):
+        i = order[r]
+        k = r - first
+        out_owner[i] = owner[k]
+        out_part[i] = part[k]
+        out_distance[i] = distance[k]
+        for a in range(3):
+            out_normal[i, a] = normal[k, a]
+            out_point[i, a] = (o[k, a] + distance[k] * u[k, a] if owner[k] >= 0
+                               else math.nan)
 
 
 @njit(cache=True, nogil=True)
-def raycast_points(world, origins, directions, max_distance, cull, owner, part, distance,
-                   normal, queue):
-    """:func:`raycast_point` for the rays taken from ``queue`` (unit ``directions``).
+def raycast_points(world, origins, directions, max_distance, order, cull, zero, out_owner,
+                   out_part, out_distance, out_normal, out_point, queue):
+    """:func:`raycast_point` for a batch of rays, cast in ``order`` (:func:`ray_order`).
 
-    Answers land in the rays' rows (a batch cast in :func:`ray_order` is
-    put back in its callers' order afterwards: scattered writes from the
-    kernel cost a quarter of its time). A world of triangles only takes
+    The rows ``r`` taken from ``queue`` are the rays ``order[r]`` of
+    ``origins, directions (n, 3)`` (any length, not zero) and
+    ``max_distance`` (``(1,)`` for all or ``(n,)``); their answers land in
+    rows ``order[r]`` of ``out_owner, out_part, out_distance (n,)`` and
+    ``out_normal, out_point (n, 3)``. A thread takes :data:`RAY_BLOCK` rays
+    at a time: gathers unit copies of them, casts them, puts the answers
+    back. A zero direction sets ``zero[0]`` to its row (the caller refuses
+    the batch). A world of triangles only takes
     :func:`raycast_points_triangles` instead.
     """
     nodes, keys, state = _cursor(world.tree)
+    o, u, md, owner, part, distance, normal = _ray_block(min(RAY_BLOCK, order.shape[0]))
     while True:
         first, stop = next_rows(queue)
         if first >= stop:
             break
-        for r in range(first, stop):
-            o, pt, t, nx, ny, nz = raycast_point(
-                world, origins[r, 0], origins[r, 1], origins[r, 2], directions[r, 0],
-                directions[r, 1], directions[r, 2], max_distance[r], cull, nodes, keys, state)
-            _answer(r, o, pt, t, nx, ny, nz, owner, part, distance, normal)
+        for b in range(first, stop, RAY_BLOCK):
+            e = min(b + RAY_BLOCK, stop)
+            _gather_rays(origins, directions, max_distance, order, b, e, o, u, md, zero)
+            for k in range(e - b):
+                h, pt, t, nx, ny, nz = raycast_point(world, o[k, 0], o[k, 1], o[k, 2], u[k, 0],
+                                                     u[k, 1], u[k, 2], md[k], cull, nodes,
+                                                     keys, state)
+                _answer(k, h, pt, t, nx, ny, nz, owner, part, distance, normal)
+            _put_back_rays(order, b, e, o, u, owner, part, distance, normal, out_owner,
+                           out_part, out_distance, out_normal, out_point)
 
 
 @njit(cache=True, nogil=True)
-def raycast_points_triangles(world, origins, directions, max_distance, cull, owner, part,
-                             distance, normal, queue):
+def raycast_points_triangles(world, origins, directions, max_distance, order, cull, zero,
+                             out_owner, out_part, out_distance, out_normal, out_point, queue):
     """:func:`raycast_points` for a world of triangles only (``flags[F_TRIANGLES]``), by
     :func:`raycast_triangles`: the same answers."""
     nodes, keys, state = _cursor(world.tree)
+    o, u, md, owner, part, distance, normal = _ray_block(min(RAY_BLOCK, order.shape[0]))
     while True:
         first, stop = next_rows(queue)
         if first >= stop:
             break
-        for r in range(first, stop):
-            o, pt, t, nx, ny, nz = raycast_triangles(
-                world, origins[r, 0], origins[r, 1], origins[r, 2], directions[r, 0],
-                directions[r, 1], directions[r, 2], max_distance[r], cull, nodes, keys, state)
-            _answer(r, o, pt, t, nx, ny, nz, owner, part, distance, normal)
-
-
-@njit(cache=True, nogil=True)
-def gather_rays(origins, directions, max_distance, order, o, u, md, zero, queue):
-    """Copies of a batch of rays in ``order``, their directions made unit.
-
-    Rows ``r`` taken from ``queue`` fill ``o (n, 3)``, ``u (n, 3)`` and
-    ``md (n,)`` from row ``order[r]`` of the inputs; each unit direction is
-    ``d / sqrt(dx^2 + dy^2 + dz^2)``, summed in that order as NumPy's
-    ``(d * d).sum(axis=1)`` does. A direction of (0, 0, 0) sets ``zero[0]``
-    to its input row (the smallest such row, over all threads, is not
-    promised: any one).
-    """
-    while True:
-        first, stop = next_rows(queue)
-        if first >= stop:
-            break
-        for r in range(first, stop):
-            i = order[r]
-            dx = directions[i, 0]
-            dy = directions[i, 1]
-            dz = directions[i, 2]
-            norm = math.sqrt(dx * dx + dy * dy + dz * dz)
-            if norm == 0.0:
-                zero[0] = i
-                norm = 1.0
-            o[r, 0] = origins[i, 0]
-            o[r, 1] = origins[i, 1]
-            o[r, 2] = origins[i, 2]
-            u[r, 0] = dx / norm
-            u[r, 1] = dy / norm
-            u[r, 2] = dz / norm
-            md[r] = max_distance[i]
-
-
-@njit(cache=True, nogil=True)
-def put_back(order, origins, units, owner, part, distance, normal, out_owner, out_part,
-             out_distance, out_normal, out_point, queue):
-    """The answers of a batch cast in ``order`` (see :func:`gather_rays`), in the callers' order.
-
-    For the rows ``r`` taken from ``queue``, row ``order[r]`` of each
-    ``out_*`` takes row ``r`` of the cast's answers, and ``out_point`` gets
-    ``origin + distance * unit`` (NaN on a miss). NumPy's fancy indexing of
-    ``(n, 3)`` rows took three times as long.
-    """
-    while True:
-        first, stop = next_rows(queue)
-        if first >= stop:
-            break
-        for r in range(first, stop):
-            i = order[r]
-            out_owner[i] = owner[r]
-            out_part[i] = part[r]
-            out_distance[i] = distance[r]
-            for a in range(3):
-                out_normal[i, a] = normal[r, a]
-                out_point[i, a] = (origins[r, a] + distance[r] * units[r, a] if owner[r] >= 0
-                                   else math.nan)
+        for b in range(first, stop, RAY_BLOCK):
+            e = min(b + RAY_BLOCK, stop)
+            _gather_rays(origins, directions, max_distance, order, b, e, o, u, md, zero)
+            for k in range(e - b):
+                h, pt, t, nx, ny, nz = raycast_triangles(world, o[k, 0], o[k, 1], o[k, 2],
+                                                         u[k, 0], u[k, 1], u[k, 2], md[k],
+                                                         cull, nodes, keys, state)
+                _answer(k, h, pt, t, nx, ny, nz, owner, part, distance, normal)
+            _put_back_rays(order, b, e, o, u, owner, part, distance, normal, out_owner,
+                           out_part, out_distance, out_normal, out_point)
 
 
 #: Bits per axis of the cells :func:`ray_order` sorts origins into: 64 cells
