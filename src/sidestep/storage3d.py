@@ -24,6 +24,10 @@ from .storage import Growable
 
 FAMILIES = ("panel", "mesh", "box", "sphere", "cylinder", "voxels", "heightfield")
 
+#: Translations refit the packed hierarchy in place until they add up to this
+#: many times the level's size; the next pack after that rebuilds it.
+REBUILD_AFTER = 1.0
+
 
 class Store3D:
     """Primitive arrays (structure of arrays) with stable integer obstacle ids."""
@@ -45,6 +49,10 @@ class Store3D:
         self.grids: dict[int, tuple[NDArray[Any], float, FloatArray]] = {}
         self.offsets: dict[int, FloatArray] = {}   # id -> (3,) total translation, once moved
         self._packed: Any = None                # a Packed3D (kernels3d.world), or None
+        self._boxes: FloatArray | None = None   # the packed primitives' boxes (m, 6)
+        self._row_of: IntArray | None = None    # each primitive's row in leaf order
+        self._moved = 0.0                       # how far obstacles moved since the build
+        self._size = 0.0                        # the level's size at the build
         self._removed = False
 
     # ------------------------------------------------------------------ adding
@@ -211,6 +219,15 @@ class Store3D:
             if int(i) in self.grids:
                 table, size, origin = self.grids[int(i)]
                 self.grids[int(i)] = (table, size, origin + offset)
+        # The packed world follows in place and its hierarchy is refitted, until
+        # the moves add up to REBUILD_AFTER times the level's size (a refitted
+        # tree stays right but its boxes grow): then the next pack rebuilds it.
+        self._moved += float(np.abs(offset).max())
+        if self._packed is not None and self._boxes is not None and self._row_of is not None:
+            if self._moved <= REBUILD_AFTER * self._size:
+                _kw.translate_packed(self._packed, self._boxes, self._row_of, prims,
+                                     self.vertex_range.view()[ids], offset)
+                return
         self._packed = None              # the next pack rebuilds the hierarchy
 
     # --------------------------------------------------------------- reading
@@ -260,9 +277,18 @@ class Store3D:
     def pack(self) -> Any:
         """The world as the kernels read it (:class:`~sidestep.kernels3d.world.Packed3D`)."""
         if self._packed is None:
+            boxes = _kw.primitive_boxes(self.kind.view(), self.params.view(),
+                                        self.vertices.view(), self.loop.view())
             self._packed = _kw.pack(self.kind.view(), self.owner.view(), self.part.view(),
                                     self.params.view(), self.vertices.view(), self.loop.view(),
-                                    self.alive.view(), self._removed)
+                                    self.alive.view(), self._removed, boxes)
+            order = self._packed.tree.order
+            self._row_of = np.empty(len(order), dtype=np.int64)
+            self._row_of[order] = np.arange(len(order))
+            self._boxes = boxes
+            self._moved = 0.0
+            root = self._packed.tree.boxes
+            self._size = float(np.max(root[0, 3:6] - root[0, 0:3])) if len(root) else 0.0
         return self._packed
 
 

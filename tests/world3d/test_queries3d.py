@@ -132,6 +132,65 @@ def test_remove_and_translate():
     assert len(world) == 0 and repr(world) == "World3D(0 obstacles)"
 
 
+def _terrain_with_movers():
+    # A mesh floor and one obstacle of every moving family above it.
+    world = sidestep.World3D(up="z")
+    x, y = np.meshgrid(np.arange(12.0), np.arange(12.0), indexing="ij")
+    v = np.column_stack([x.ravel(), y.ravel(), 0.3 * np.sin(x.ravel() / 3)])
+    a = (np.arange(11)[:, None] * 12 + np.arange(11)[None, :]).ravel()
+    world.add_mesh(v, np.concatenate([np.column_stack([a, a + 12, a + 13]),
+                                      np.column_stack([a, a + 13, a + 1])]))
+    movers = [world.add_boxes([(2, 2, 1)], [(4, 3, 1.5)])[0],
+              world.add_spheres([(6, 6, 2)], [0.5])[0],
+              world.add_cylinders([(8, 3, 1)], [0.4], [1.0])[0],
+              world.add_panels([[(1, 8, 2), (3, 8, 2), (3, 10, 2), (1, 10, 2)]])[0],
+              world.add_mesh(np.array([(5, 8, 3), (7, 8, 3), (6, 10, 3)], float),
+                             np.array([[0, 1, 2]]))]
+    return world, movers
+
+
+def test_platforms_moved_every_frame_are_refitted_not_rebuilt():
+    # A kinematic platform moved each frame moves its primitives and refits the
+    # nodes above them; the hierarchy is the same object, not rebuilt, and every
+    # query answers as in a world built with the platforms where they are now.
+    world, movers = _terrain_with_movers()
+    rng = np.random.default_rng(11)
+    o = np.column_stack([rng.uniform(0, 11, (400, 2)), np.full(400, 6.0)])
+    d = np.column_stack([rng.normal(0, 0.3, (400, 2)), -np.ones(400)])
+    tree = world._store.pack().tree
+    step = np.array([0.07, -0.03, 0.02])
+    for frame in range(30):
+        for oid in movers:
+            world.translate(oid, step)
+    assert world._store.pack().tree is tree
+    fresh, again = _terrain_with_movers()
+    for oid in again:
+        fresh.translate(oid, 30 * step)
+    fresh._store._packed = None                  # built where the platforms are now
+    got = world.raycast(o, d, 20.0)
+    want = fresh.raycast(o, d, 20.0)
+    assert got.hit.sum() == want.hit.sum() and set(got.obstacle) == set(want.obstacle)
+    np.testing.assert_allclose(got.distance[got.hit], want.distance[want.hit], atol=1e-12)
+    np.testing.assert_array_equal(got.obstacle, want.obstacle)
+    p = np.column_stack([rng.uniform(0, 11, (200, 2)), rng.uniform(0.5, 4, 200)])
+    np.testing.assert_allclose(world.clearance(p), fresh.clearance(p), atol=1e-12)
+    # Dropped onto the box, now 2.1 high at (4.1..6.1, 1.1..2.1): lands on its top.
+    landed = world.move((5.1, 1.6, 5.0), (0.0, 0.0, -5.0), radius=0.2)
+    assert landed.position[2] == pytest.approx(2.1 + 0.2, abs=1e-5)
+    assert landed.contacts[0].obstacle == movers[0]
+    np.testing.assert_allclose(landed.position,
+                               fresh.move((5.1, 1.6, 5.0), (0.0, 0.0, -5.0), radius=0.2).position,
+                               atol=1e-12)
+
+
+def test_a_platform_moved_far_is_rebuilt_once():
+    world, movers = _terrain_with_movers()
+    tree = world._store.pack().tree
+    world.translate(movers[0], (100.0, 0.0, 0.0))         # farther than the level is wide
+    assert world._store.pack().tree is not tree
+    assert world.raycast((103.0, 2.5, 5.0), (0.0, 0.0, -1.0)).obstacle == movers[0]
+
+
 def test_large_batch_cast_in_cell_order_equals_one_by_one():
     # From RAY_ORDER_ROWS rays on, a batch is cast in the order of its
     # origins' cells; every answer must still land at its own ray.

@@ -788,15 +788,39 @@ def overlapping_owners(world, px, py, pz, radius, half, up):
     return found[:m].copy()
 
 
-def pack(kind, owner, part, params, vertices, loop, alive, removed):
-    """The world as the kernels read it: a :class:`Packed3D` with a fresh hierarchy."""
-    boxes = primitive_boxes(kind, params, vertices, loop)
+def pack(kind, owner, part, params, vertices, loop, alive, removed, boxes):
+    """The world as the kernels read it: a :class:`Packed3D` with a fresh hierarchy
+    over the primitives' ``boxes`` (:func:`primitive_boxes`)."""
     tree = _bvh.build_bvh(boxes)
     rows = triangle_rows(kind, owner, part, params, vertices, loop, tree.order)
     all_triangles = len(rows) > 0 and not np.isnan(rows[:, 0]).any()
     flags = np.array([1 if removed else 0, 1 if all_triangles else 0], dtype=np.int64)
     return Packed3D(kind.copy(), owner.copy(), part.copy(), params.copy(), vertices.copy(),
                     loop.copy(), alive.copy(), flags, tree, rows)
+
+
+def translate_packed(world, boxes, row_of, prims, ranges, offset):
+    """Move primitives ``prims`` of a packed ``world`` by ``offset (3,)``, in place.
+
+    What :meth:`~sidestep.storage3d.Store3D.translate` does to the stored
+    arrays, done to the packed copies with the same arithmetic (solids'
+    parameters, the corner ``ranges (k, 2)`` ``[first, count]``), then the
+    moved primitives' ``boxes`` and triangle rows (``row_of``: each
+    primitive's row in leaf order) and the hierarchy's nodes above them
+    (:func:`~sidestep.kernels3d.bvh.refit_primitives`): a kinematic
+    platform moved every frame costs the size of the platform, not of the
+    level. The hierarchy keeps its shape; the store rebuilds it once a
+    moved obstacle has travelled far (see the store).
+    """
+    translate_solids(world.params, prims, world.kind[prims], offset)
+    for first, count in ranges:
+        world.vertices[first:first + count] += offset
+    boxes[prims] = primitive_boxes(world.kind[prims], world.params[prims], world.vertices,
+                                   world.loop)
+    rows = triangle_rows(world.kind, world.owner, world.part, world.params, world.vertices,
+                         world.loop, prims)
+    world.triangles[row_of[prims]] = rows
+    _bvh.refit_primitives(world.tree, boxes, prims)
 
 
 def triangle_rows(kind, owner, part, params, vertices, loop, order):
