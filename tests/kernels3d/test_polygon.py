@@ -10,7 +10,8 @@ from oracle3d import core_samples, fan_surface, min_distance
 from sidestep.kernels3d.polygon import (ALL_EDGES, contains_point_polygon, first_crossing_panel,
                                         inside_convex_polygon, newell_normal_polygon,
                                         planarity_polygon, ray_polygon, ray_triangle,
-                                        separation_capsule_polygon, sweep_capsule_polygon)
+                                        separation_capsule_polygon, sweep_capsule_polygon,
+                                        triangle_gap)
 
 # A unit square in the plane z = 0, counter-clockwise seen from +z (its front).
 SQUARE = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], float)
@@ -399,3 +400,43 @@ def test_ray_through_the_shared_vertex_hits_at_least_one_triangle():
         o = SQUARE_FAN[4] - 2.5 * u
         assert any(ray_polygon(*o, *u, 10.0, SQUARE_FAN, FAN_LOOP, first, 3, *UP, False)[0]
                    < math.inf for first in (0, 3, 6, 9))
+
+
+# ------------------------------------------------------ the triangle gap filter
+FLOOR = np.array([[0, 0, 0], [2, 0, 0], [0, 2, 0]], float)     # counter-clockwise from +z
+
+
+def test_gap_of_a_capsule_standing_on_the_triangle_is_its_height():
+    a, b = (0.5, 0.5, 0.4), (0.5, 0.5, 1.4)
+    assert triangle_gap(FLOOR, np.arange(3), 0, UP, a, b, a, b) == pytest.approx(0.4)
+
+
+def test_gap_of_a_capsule_beside_the_triangle_counts_the_edge_too():
+    # Beside the hypotenuse x + y = 2, 0.3 out in the plane and 0.4 above it.
+    out = 0.3 / math.sqrt(2.0)
+    a = (1.0 + out, 1.0 + out, 0.4)
+    b = (1.0 + out, 1.0 + out, 1.4)
+    assert triangle_gap(FLOOR, np.arange(3), 0, UP, a, b, a, b) == pytest.approx(0.5)
+
+
+def test_gap_of_a_motion_across_the_triangle_is_zero():
+    a, b = (-1.0, 0.5, 0.3), (3.0, 0.5, 0.3)            # over it, then through the plane
+    c, d = (-1.0, 0.5, -0.3), (3.0, 0.5, -0.3)
+    assert triangle_gap(FLOOR, np.arange(3), 0, UP, a, b, c, d) == 0.0
+
+
+@given(st.lists(st.floats(-2, 2), min_size=9, max_size=9), _p, _p, _p)
+def test_gap_never_exceeds_the_distance_of_the_hull(corners, a, b, d):
+    # A lower bound of the exact separation of the core a-b, and of the core
+    # moved anywhere along d (the hull of a, b, a + d, b + d).
+    v = np.array(corners).reshape(3, 3)
+    loop = np.arange(3)
+    nx, ny, nz, area = newell_normal_polygon(v, loop, 0, 3)
+    if not area > 1e-3:
+        return
+    a, b, d = np.array(a), np.array(b), np.array(d)
+    gap = triangle_gap(v, loop, 0, (nx, ny, nz), tuple(a), tuple(b), tuple(a + d), tuple(b + d))
+    for t in np.linspace(0.0, 1.0, 9):
+        sep = separation_capsule_polygon(*(a + t * d), *(b + t * d), v, loop, 0, 3, nx, ny, nz,
+                                         ALL_EDGES, False)[0]
+        assert gap <= sep + 1e-12

@@ -27,7 +27,7 @@ from .planes import solve_planes
 from .world import (MAX_PLANES, P_COUNT, P_FIRST, P_NX, P_NY, P_NZ, PRIM_BOX, PRIM_POLYGON,
                     S_BOUNDS, S_NORMALS, S_OWNERS, S_PARTS, S_POINTS, S_PRIMS, S_SEPARATIONS,
                     SCRATCH_FLOATS, SCRATCH_INTS, candidates, core, penetrations, prim_alive,
-                    separation_prim, sweep_prim, world_radius)
+                    beyond_prim, separation_prim, sweep_prim, world_radius)
 
 #: Rows of the contact buffer: [obstacle, part, point (3), normal (3), fraction].
 CONTACT_FIELDS = 9
@@ -219,9 +219,10 @@ def _gather(world, px, py, pz, half, up, rx, ry, rz, radius, skin, margin, wf, w
     hny = 0.0
     hnz = 0.0
     grown = radius + skin
+    cutoff = radius + max(margin, length)
     for k in range(n):
         e = cand[k]
-        if not prim_alive(world, e):
+        if not prim_alive(world, e) or beyond_prim(world, e, ax, ay, az, bx, by, bz, cutoff):
             continue
         sep, nx, ny, nz, qx, qy, qz = separation_prim(world, e, ax, ay, az, bx, by, bz)
         sep -= radius

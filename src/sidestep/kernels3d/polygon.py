@@ -35,7 +35,7 @@ from numba import njit
 from ..kernels.polygon import first_crossing_polygon
 from .segment import (_closest_point_segment, _closest_points_segments, _edge_normal,
                       _sweep_capsule_segment_outside)
-from .vector import axpy, dot, neg, norm, same, scale, sub, vec
+from .vector import add, axpy, cross, dot, neg, norm, same, scale, sub, vec
 
 #: Every edge active: the ``edge_flags`` of a lone panel.
 ALL_EDGES = -1
@@ -444,6 +444,48 @@ def separation_capsule_polygon(ax, ay, az, bx, by, bz, vertices, loop, first, co
     return dist, m[0], m[1], m[2], y[0], y[1], y[2]
 
 
+@njit(cache=True, inline="always")
+def _slab(c, e, n, p0, p1, p2, p3):
+    # How far all four points lie beyond the edge c -> e, out of the triangle
+    # (its outward normal in the plane is (e - c) x n); 0 if one is not.
+    m = cross(sub(e, c), n)
+    length = norm(m)
+    if length == 0.0:
+        return 0.0
+    least = min(dot(sub(p0, c), m), dot(sub(p1, c), m), dot(sub(p2, c), m),
+                dot(sub(p3, c), m))
+    return max(least / length, 0.0)
+
+
+@njit(cache=True)
+def triangle_gap(vertices, loop, first, n, p0, p1, p2, p3):
+    """A lower bound of the distance from the points ``p0..p3`` (and their convex hull) to a triangle.
+
+    The triangle is corners ``first .. first + 2`` of ``loop``, counter-clockwise
+    about its unit normal ``n``. Every point ``x`` of the hull lies a height
+    ``h(x)`` off the triangle's plane and an in-plane distance at least
+    ``s(x)`` beyond one of its edges, so its distance is at least
+    ``sqrt(h^2 + s^2)``; ``h`` and each edge's ``s`` are linear, least at one
+    of the points. A cheap filter before the exact tests: a capsule standing
+    on a floor of triangles is within reach of the one under it, and this
+    tells it from the others of the floor in a few dozen operations.
+    Rounded like the exact tests; the callers leave a margin.
+    """
+    c0 = _vertex(vertices, loop, first, 0)
+    c1 = _vertex(vertices, loop, first, 1)
+    c2 = _vertex(vertices, loop, first, 2)
+    h0 = dot(sub(p0, c0), n)
+    h1 = dot(sub(p1, c0), n)
+    h2 = dot(sub(p2, c0), n)
+    h3 = dot(sub(p3, c0), n)
+    low = min(h0, h1, h2, h3)
+    high = max(h0, h1, h2, h3)
+    h = low if low > 0.0 else (-high if high < 0.0 else 0.0)
+    s = max(_slab(c0, c1, n, p0, p1, p2, p3), _slab(c1, c2, n, p0, p1, p2, p3),
+            _slab(c2, c0, n, p0, p1, p2, p3))
+    return math.sqrt(h * h + s * s)
+
+
 @njit(cache=True)
 def _sweep_capsule_polygon(a, b, d, radius, vertices, loop, first, count, n, edge_flags,
                            front_only):
@@ -471,6 +513,12 @@ def _sweep_capsule_polygon(a, b, d, radius, vertices, loop, first, count, n, edg
             high = max(high, v)
         if min(a[i], b[i]) + min(d[i], 0.0) - radius > high or \
                 max(a[i], b[i]) + max(d[i], 0.0) + radius < low:
+            return miss
+    #    A triangle: its edges too (a floor's other triangles, beside the agent).
+    if count == 3:
+        rounding = 1e-9 * (1.0 + abs(a[0]) + abs(a[1]) + abs(a[2]) + norm(sub(b, a)) + norm(d))
+        if triangle_gap(vertices, loop, first, n, a, b, add(a, d), add(b, d)) > \
+                radius + rounding:
             return miss
     # 3. Starting within reach: hit at 0 moving in, miss moving out.
     dist, x, y, edge, t = _segment_polygon(a, b, vertices, loop, first, count, n)

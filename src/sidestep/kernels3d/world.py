@@ -39,7 +39,8 @@ from .box import ray_box, separation_capsule_box, sweep_capsule_box
 from .cylinder import ray_cylinder, separation_capsule_cylinder, sweep_capsule_cylinder
 from .ground import depth_below_triangle
 from .polygon import TRIANGLE_ROW as _CORNERS_NORMAL_FRONT
-from .polygon import ray_polygon, ray_triangle, separation_capsule_polygon, sweep_capsule_polygon
+from .polygon import (ray_polygon, ray_triangle, separation_capsule_polygon, sweep_capsule_polygon,
+                      triangle_gap)
 from .sphere import ray_sphere, separation_capsule_sphere, sweep_capsule_sphere
 
 PRIM_POLYGON = 0
@@ -126,6 +127,92 @@ def core(px, py, pz, half, up):
 def prim_alive(world, e):
     """Whether primitive ``e`` belongs to an obstacle still in the world."""
     return world.flags[F_REMOVED] == 0 or world.alive[world.owner[e]] != 0
+
+
+@njit(cache=True, inline="always")
+def _box_gap(ax, ay, az, bx, by, bz, lox, loy, loz, hix, hiy, hiz):
+    # The largest gap along an axis between the core's box and the box lo..hi:
+    # a lower bound of their distance (0 where the boxes overlap).
+    return max(lox - max(ax, bx), min(ax, bx) - hix,
+               loy - max(ay, by), min(ay, by) - hiy,
+               loz - max(az, bz), min(az, bz) - hiz, 0.0)
+
+
+@njit(cache=True, inline="always")
+def beyond_prim(world, e, ax, ay, az, bx, by, bz, reach):
+    """Whether primitive ``e``'s surface is surely farther than ``reach`` from the core ``a -> b``.
+
+    A cheap filter for the exact :func:`separation_prim`: True only when a
+    lower bound of the separation (a gap between bounding boxes; for a
+    panel the heights of the core's ends over its plane, both on one side;
+    for a triangle :func:`~sidestep.kernels3d.polygon.triangle_gap`)
+    exceeds ``reach`` by more than rounding (``1e-9`` of the coordinates), so
+    a primitive it passes over would have been farther than ``reach`` by the
+    exact test too. Ground triangles (solid below) are only passed over
+    from above.
+    """
+    slack = reach + 1e-9 * (1.0 + abs(ax) + abs(ay) + abs(az) + abs(bx - ax) + abs(by - ay)
+                            + abs(bz - az))
+    k = world.kind[e]
+    p = world.params[e]
+    if k == PRIM_POLYGON:
+        first = int(p[P_FIRST])
+        v = world.vertices
+        loop = world.loop
+        c0 = loop[first]
+        nx = p[P_NX]
+        ny = p[P_NY]
+        nz = p[P_NZ]
+        ha = nx * (ax - v[c0, 0]) + ny * (ay - v[c0, 1]) + nz * (az - v[c0, 2])
+        hb = nx * (bx - v[c0, 0]) + ny * (by - v[c0, 1]) + nz * (bz - v[c0, 2])
+        if min(ha, hb) > slack:
+            return True
+        if p[P_GROUND] != 0.0:
+            return False
+        if max(ha, hb) < -slack:
+            return True
+        lox = hix = v[c0, 0]
+        loy = hiy = v[c0, 1]
+        loz = hiz = v[c0, 2]
+        for i in range(1, int(p[P_COUNT])):
+            c = loop[first + i]
+            lox = min(lox, v[c, 0])
+            hix = max(hix, v[c, 0])
+            loy = min(loy, v[c, 1])
+            hiy = max(hiy, v[c, 1])
+            loz = min(loz, v[c, 2])
+            hiz = max(hiz, v[c, 2])
+        if _box_gap(ax, ay, az, bx, by, bz, lox, loy, loz, hix, hiy, hiz) > slack:
+            return True
+        if p[P_COUNT] == 3.0:
+            a = (ax, ay, az)
+            b = (bx, by, bz)
+            return triangle_gap(v, loop, first, (nx, ny, nz), a, b, a, b) > slack
+        return False
+    if k == PRIM_BOX:
+        return _box_gap(ax, ay, az, bx, by, bz, p[0], p[1], p[2], p[3], p[4], p[5]) > slack
+    if k == PRIM_SPHERE:
+        r = p[3]
+        return _box_gap(ax, ay, az, bx, by, bz, p[0] - r, p[1] - r, p[2] - r, p[0] + r,
+                        p[1] + r, p[2] + r) > slack
+    axis = int(p[3])
+    r = p[4]
+    lox = p[0] - r
+    loy = p[1] - r
+    loz = p[2] - r
+    hix = p[0] + r
+    hiy = p[1] + r
+    hiz = p[2] + r
+    if axis == 0:
+        lox = p[0]
+        hix = p[0] + p[5]
+    elif axis == 1:
+        loy = p[1]
+        hiy = p[1] + p[5]
+    else:
+        loz = p[2]
+        hiz = p[2] + p[5]
+    return _box_gap(ax, ay, az, bx, by, bz, lox, loy, loz, hix, hiy, hiz) > slack
 
 
 @njit(cache=True)
@@ -267,7 +354,8 @@ def penetrations(world, px, py, pz, half, up, radius, reach, per_primitive, wf, 
     count = 0
     for k in range(n):
         e = cand[k]
-        if not prim_alive(world, e):
+        if not prim_alive(world, e) or beyond_prim(world, e, ax, ay, az, bx, by, bz,
+                                                   radius + reach):
             continue
         sep, nx, ny, nz, qx, qy, qz = separation_prim(world, e, ax, ay, az, bx, by, bz)
         sep -= radius
