@@ -166,6 +166,9 @@ class Character:
         """
         # (The ignore: as in World2D.move, mypy folds Point3's tuple into ArrayLike
         # when it compares types, and still narrows velocity to the tuple.)
+        if type(velocity) is np.ndarray and velocity.shape == (3,) \
+                and velocity.dtype == np.float64:
+            velocity = tuple(velocity.tolist())   # a game's vector: checked below as floats
         if (type(velocity) is tuple  # type: ignore[comparison-overlap]
                 and len(velocity) == 3 and type(dt) is float
                 and all(type(c) is float and -_FAST <= c <= _FAST for c in velocity)
