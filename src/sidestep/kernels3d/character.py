@@ -38,7 +38,7 @@ from numba import njit
 
 from .moves import STOP_BLOCKED, STOP_DONE, STOP_SLID, STOP_STUCK, _sweep, slide
 from .world import (S_NORMALS, S_OWNERS, S_PARTS, S_POINTS, S_PRIMS,
-                    S_SEPARATIONS, penetrations, surface_normal_prim)
+                    S_SEPARATIONS, borrowed, penetrations, surface_normal_prim)
 
 # The state row of one character (float64). Feet, velocity really moved
 # with, speed along up (gravity and jumps), then the last frame's outcome.
@@ -284,6 +284,8 @@ def update_character(world, carry_world, body, wish_x, wish_y, wish_z, dt, wf, w
     same world when nothing carries it). Writes the outcome to ``body`` and
     the contacts at the end to ``contacts (k, CONTACT_FIELDS)``.
     """
+    world = borrowed(world)
+    carry_world = borrowed(carry_world)
     cand = np.empty(64, dtype=np.int64)
     scratch = np.empty((4, 9))
     up = int(body[B_UP])

@@ -27,7 +27,8 @@ from .planes import solve_planes
 from .world import (MAX_PLANES, P_COUNT, P_FIRST, P_NX, P_NY, P_NZ, PRIM_BOX, PRIM_POLYGON,
                     S_BOUNDS, S_NORMALS, S_OWNERS, S_PARTS, S_POINTS, S_PRIMS, S_SEPARATIONS,
                     SCRATCH_FLOATS, SCRATCH_INTS, candidates, core, penetrations, prim_alive,
-                    beyond_prim, separation_prim, sweep_prim, world_radius)
+                    beyond_prim, borrowed, separation_prim, sweep_prim,
+                    world_radius)
 
 #: Rows of the contact buffer: [obstacle, part, point (3), normal (3), fraction].
 CONTACT_FIELDS = 9
@@ -625,6 +626,7 @@ def move_agent(world, px, py, pz, dx, dy, dz, radius, half, up, mode, skin, marg
     ``half`` is half the capsule core's length (0 for a sphere), ``up`` the up
     axis (0, 1 or 2); ``wf``, ``wi`` scratch; contacts go to ``contacts (k, 9)``.
     """
+    world = borrowed(world)
     cand = np.empty(64, dtype=np.int64)
     return _move(world, px, py, pz, dx, dy, dz, radius, half, up, mode, skin, margin, slack,
                  min_motion, max_iterations, wf, wi, cand, contacts)
@@ -651,6 +653,7 @@ def move_agents(world, positions, displacements, radii, halves, up, mode, skin, 
     Releases the GIL so threads run at once; a row's result does not depend
     on which thread took it.
     """
+    world = borrowed(world)
     contacts = np.empty((1, CONTACT_FIELDS))
     wf = np.empty(SCRATCH_FLOATS)
     wi = np.empty(SCRATCH_INTS, dtype=np.int64)

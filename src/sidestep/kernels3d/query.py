@@ -180,6 +180,7 @@ def query_tree(world, a, prep, lo, hi, tol, margin, state, held, found):
     for a polytope, whose planes prune instead); ``margin`` (world units)
     exceeds the rounding of any primitive's test.
     """
+    world = _kw.borrowed(world)
     tree = world.tree
     n = 0
     if tree.order.shape[0] == 0:
