@@ -4,6 +4,7 @@ import math
 import numpy as np
 import pytest
 
+import sidestep
 from sidestep.kernels3d.mesh import active_edges, face_normals
 from sidestep.kernels3d.polygon import (ALL_EDGES, separation_capsule_polygon,
                                         sweep_capsule_polygon)
@@ -109,9 +110,25 @@ def test_landing_on_a_vertex_inside_a_flat_fan_reports_the_face_normal():
     t = np.array([[0, 1, 2], [0, 2, 3], [0, 3, 4], [0, 4, 1]])
     flags = active_edges(v, t, math.radians(5))
     assert list(flags) == [0b010] * 4
-    # A ball falling at a slant onto the centre vertex from outside triangle 0's wedge.
-    a = np.array([-0.3, -0.3, 1.0])
-    d = np.array([0.3, 0.3, -1.0])
+    # A ball falling straight onto the centre vertex: triangle 0 alone meets it
+    # with its face normal (every edge there inactive).
+    a = np.array([0.0, 0.0, 1.0])
+    d = np.array([0.0, 0.0, -1.0])
     f, *n, _, _, _ = sweep_capsule_polygon(*a, *a, *d, 0.1, *triangle_args(v, t, 0), flags[0],
                                            False)
-    assert f < 1 and n == [0, 0, 1]
+    assert f == pytest.approx(0.9) and n == [0, 0, 1]
+    # Falling at a slant onto the vertex from outside triangle 0's wedge, the
+    # ball meets the face of the triangle under it first, level with the fan;
+    # triangle 0 alone would meet it lower than its face's plane, at its
+    # vertex, and answers with the vertex's own normal then (never the face's:
+    # beyond a convex edge that would let it glide into the face).
+    a = np.array([-0.3, -0.3, 1.0])
+    d = np.array([0.3, 0.3, -1.0])
+    world = sidestep.World3D(up="z")
+    world.add_mesh(v, t)
+    landed = world.move(a, d, radius=0.1)
+    assert landed.position[2] == pytest.approx(0.1, abs=2e-6)
+    np.testing.assert_allclose(landed.contacts[0].normal, (0.0, 0.0, 1.0))
+    f, *n, _, _, _ = sweep_capsule_polygon(*a, *a, *d, 0.1, *triangle_args(v, t, 0), flags[0],
+                                           False)
+    assert f > 0.9 and n[2] < 1.0

@@ -84,6 +84,47 @@ def test_no_bump_on_coplanar_triangle_seam():
     assert p[0] > 5.0
 
 
+def core_clearance(world, centre, radius, height):
+    # The nearest surface to the agent's core (its axis, sampled every 0.5 mm).
+    half = height / 2 - radius if height else 0.0
+    axis = np.asarray(centre) + np.outer(np.linspace(-half, half, 1 + int(4000 * half)),
+                                         (0.0, 1.0, 0.0))
+    return float(world.clearance(axis).min())
+
+
+def ridge_world(bend_degrees):
+    # Two triangle strips meeting along the z axis (y up): level for x <= 0,
+    # bent down by bend_degrees for x >= 0 (negative: bent up, a valley).
+    # Under the mesh's smooth-edge angle, so the edge between them is inactive.
+    drop = math.tan(math.radians(bend_degrees)) * 10.0
+    v = np.array([(-10, 0, -10), (0, 0, -10), (0, 0, 10), (-10, 0, 10),
+                  (10, -drop, -10), (10, -drop, 10)], float)
+    world = sidestep.World3D()
+    world.add_mesh(v, [(0, 3, 2), (0, 2, 1), (1, 2, 5), (1, 5, 4)])
+    return world
+
+
+@pytest.mark.parametrize("radius, height", [(0.3, 0.0), (0.3, 1.8)])
+def test_climbs_back_over_a_gentle_convex_edge_without_entering_the_level_face(radius, height):
+    # Resting on the bent face against the ridge, the agent is lower than the
+    # level face's plane; walking back onto it along that plane must round the
+    # edge (the level face's normal, which the inactive edge reports, would let
+    # it glide into the face: 4.4 mm deep on nav_test, found by check --sweep).
+    world = ridge_world(8.0)
+    tilt = math.radians(8.0)                           # along the bent face's normal
+    axis = np.array([math.sin(tilt), math.cos(tilt), 0.0])
+    centre = (radius + 0.5 * SKIN) * axis + (0.0, height / 2 - radius if height else 0.0, 0.0)
+    assert core_clearance(world, centre, radius, height) >= radius
+    p = centre
+    for _ in range(20):
+        m = world.move(p, (-0.05, 0.0, 0.01), radius=radius, height=height)
+        assert core_clearance(world, m.position, radius, height) >= radius - PROMISE
+        p = m.position
+    assert p[0] < -0.5                                 # over the edge, not held at it
+    # Rounding the edge in 5 cm steps lifts it a little (no gravity here).
+    assert radius <= p[1] - (height / 2 - radius if height else 0.0) <= radius + 0.01
+
+
 def test_corner_of_three_panels_comes_to_rest():
     world = sidestep.World3D()
     world.add_panels([FLOOR, wall_panel(0.0), [(-50, -10, 0), (50, -10, 0), (50, 10, 0),

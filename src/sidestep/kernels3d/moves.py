@@ -24,6 +24,7 @@ from ..kernels.moves import (MODE_BLOCK, MODE_GHOST, MODE_PUSH, MODE_SLIDE,  # n
                              STOP_SLID, STOP_STUCK)
 from ..kernels.row_queue import next_rows
 from .planes import solve_planes
+from .polygon import solving_normal_polygon
 from .world import (MAX_PLANES, P_COUNT, P_FIRST, P_NX, P_NY, P_NZ, PRIM_BOX, PRIM_POLYGON,
                     S_BOUNDS, S_NORMALS, S_OWNERS, S_PARTS, S_POINTS, S_PRIMS, S_SEPARATIONS,
                     SCRATCH_FLOATS, SCRATCH_INTS, candidates, core, penetrations, prim_alive,
@@ -231,6 +232,9 @@ def _gather(world, px, py, pz, half, up, rx, ry, rz, radius, skin, margin, wf, w
             # One plane per primitive: a mesh's triangles are each a contact.
             if n_planes == MAX_PLANES:
                 continue
+            if world.kind[e] == PRIM_POLYGON and sep > -radius:
+                nx, ny, nz = solving_normal_polygon(ax, ay, az, bx, by, bz, qx, qy, qz, nx, ny,
+                                                    nz, radius)
             row = n_planes
             n_planes += 1
             wf[S_NORMALS + 3 * row] = nx

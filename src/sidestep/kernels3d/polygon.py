@@ -40,6 +40,10 @@ from .vector import add, axpy, cross, dot, neg, norm, same, scale, sub, vec
 #: Every edge active: the ``edge_flags`` of a lone panel.
 ALL_EDGES = -1
 
+#: A sweep that starts this many units in the last place of the coordinates
+#: beyond the reach still counts as starting within it (judged by the motion).
+START_ULPS = 16.0
+
 # Which feature of a panel is nearest: its face (inside the outline) or an edge.
 _FACE = -1
 
@@ -486,6 +490,42 @@ def triangle_gap(vertices, loop, first, n, p0, p1, p2, p3):
     return math.sqrt(h * h + s * s)
 
 
+@njit(cache=True, inline="always")
+def _level_with(m, a, b, y, radius, size):
+    # Whether the core a-b lies at least radius (less rounding) off the plane
+    # through y with normal m. An inactive edge reports its face's normal (no
+    # bump over the seam of coplanar triangles); that is safe only while the
+    # agent is level with the face or above it. Beyond a convex inactive edge,
+    # lower than the face's plane, the face normal would let it glide into
+    # the face: there the edge's own normal judges the motion.
+    return min(dot(sub(a, y), m), dot(sub(b, y), m)) >= radius - 1e-9 * size
+
+
+@njit(cache=True)
+def solving_normal_polygon(ax, ay, az, bx, by, bz, qx, qy, qz, nx, ny, nz, radius):
+    """The normal a slide solves with for a panel contact at ``q`` reported with normal ``n``.
+
+    ``n`` itself, unless the core ``a -> b`` lies lower than ``radius`` off
+    the plane through ``q`` with normal ``n`` (:func:`_level_with`): then
+    ``n`` is an inactive edge's face normal seen from beyond a convex edge,
+    and the direction from ``q`` to the core's nearest point is the contact
+    as it is (the agent rounds the edge instead of gliding into the face).
+    """
+    a = vec(ax, ay, az)
+    b = vec(bx, by, bz)
+    q = vec(qx, qy, qz)
+    m = vec(nx, ny, nz)
+    size = max(1.0, abs(ax), abs(ay), abs(az), abs(bx), abs(by), abs(bz), radius)
+    if _level_with(m, a, b, q, radius, size):
+        return nx, ny, nz
+    _, x = _closest_point_segment(q, a, b)
+    g = sub(x, q)
+    length = norm(g)
+    if length == 0.0:
+        return nx, ny, nz
+    return g[0] / length, g[1] / length, g[2] / length
+
+
 @njit(cache=True)
 def _sweep_capsule_polygon(a, b, d, radius, vertices, loop, first, count, n, edge_flags,
                            front_only):
@@ -520,13 +560,21 @@ def _sweep_capsule_polygon(a, b, d, radius, vertices, loop, first, count, n, edg
         if triangle_gap(vertices, loop, first, n, a, b, add(a, d), add(b, d)) > \
                 radius + rounding:
             return miss
-    # 3. Starting within reach: hit at 0 moving in, miss moving out.
+    # 3. Starting within reach: hit at 0 moving in, miss moving out. Within
+    #    reach up to rounding (START_ULPS of the coordinates): a slide's sweep
+    #    leaves the agent exactly at the reach, and the next pass must judge
+    #    that start by the motion; the events below, each computing the
+    #    distance its own way, could see it a hair outside and miss a motion
+    #    into the panel (a capsule crossing an inactive edge of nav_test).
     dist, x, y, edge, t = _segment_polygon(a, b, vertices, loop, first, count, n)
-    if dist <= radius:
+    size = max(1.0, abs(a[0]), abs(a[1]), abs(a[2]), abs(b[0]), abs(b[1]), abs(b[2]), radius)
+    if dist <= radius + START_ULPS * 2.220446049250313e-16 * size:
         m, geometric = _feature_normal(x, y, dist, edge, t, a, b, vertices, loop, first,
                                        count, n, edge_flags)
         if front_only and not dot(geometric, n) > 0.0:
             return miss
+        if not _level_with(m, a, b, y, radius, size):
+            m = geometric
         # Judged on the reported normal: over the shared edge of two coplanar
         # triangles (face normal) gliding along the face is not moving in.
         if dot(d, m) < 0.0:
@@ -567,13 +615,16 @@ def _sweep_capsule_polygon(a, b, d, radius, vertices, loop, first, count, n, edg
             else:
                 smooth = not _edge_active(edge_flags, i) and \
                     not _edge_active(edge_flags, (i + 1) % count)
-            if smooth and up != 0.0:
-                m = scale(n, 1.0 if up > 0.0 else -1.0)
+            q = axpy(c, t, sub(e, c))
+            face = scale(n, 1.0 if up > 0.0 else -1.0)
+            if smooth and up != 0.0 and _level_with(face, axpy(a, fraction, d),
+                                                    axpy(b, fraction, d), q, radius, size):
+                m = face
                 # Reached gliding along the face (as over the seam of two
                 # coplanar triangles): nothing stops the motion there.
                 if not dot(d, m) < 0.0:
                     continue
-            best, bn, bq = fraction, m, axpy(c, t, sub(e, c))
+            best, bn, bq = fraction, m, q
     if best > 1.0:
         return miss
     return best, bn, bq
