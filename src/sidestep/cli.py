@@ -523,11 +523,20 @@ def _run_check(args):
 
         picture_format(args.out)
     level = _load(args)
-    with _progress("check") as bar:
-        report = check(level, args.radius, progress=bar)
-    if args.out:
-        draw_report(level, report, args.out, y_down=_y_down(args))
-        _wrote(args.out)
+    if arguments3d.is_3d(level):
+        from .commands.check3d import check3d, draw_report3d
+
+        _compile_ahead(args, "check3d")
+        report = check3d(level, args.radius, height=args.height, spacing=args.spacing)
+        if args.out:
+            draw_report3d(level, report, args.out)
+            _wrote(args.out)
+    else:
+        with _progress("check") as bar:
+            report = check(level, args.radius, progress=bar)
+        if args.out:
+            draw_report(level, report, args.out, y_down=_y_down(args))
+            _wrote(args.out)
     if args.json:
         print(json.dumps(report.as_dict()))
     else:

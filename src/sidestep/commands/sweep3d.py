@@ -19,7 +19,8 @@ per level and radius:
   capsule's axis than its radius by more than 1e-9 (tested exactly, with
   :meth:`World3D.overlapping`): must never happen;
 - ``trapped``: a start from which no character got farther (in 3D, feet to
-  feet) than ``escape`` (by default the lattice spacing).
+  feet) than ``escape`` (by default the lattice spacing, or a quarter of the
+  way a character walks in ``frames`` if that is less).
 
 Defaults follow the agent, not the level's size (a character walks at its
 own pace whatever the level): ``speed`` is ``H / 36`` a frame (a 1.8 tall
@@ -58,14 +59,23 @@ FRAME = 1.0 / 60.0
 SPEED_PER_HEIGHT = 1.0 / 36.0
 #: Gravity per unit of the agent's height (9.81 for a character 1.8 tall).
 GRAVITY_PER_HEIGHT = 9.81 / 1.8
+#: The default ``escape`` is at most this share of the way walked in all frames.
+ESCAPE_SHARE = 0.25
 
 
 def settings3d(world, agent, settings=None):
-    """``settings`` with ``speed`` (``H / 36``), ``spacing`` (longer ground side / 24) and ``escape`` filled in."""
+    """``settings`` with ``speed``, ``spacing`` and ``escape`` filled in.
+
+    ``speed``: ``H / 36`` a frame; ``spacing``: the longer ground side / 24;
+    ``escape``: the spacing, but at most :data:`ESCAPE_SHARE` of the way a
+    character walks in ``frames`` (the characters walk at their own pace, so
+    on a large level the lattice spacing can be more than they ever walk).
+    """
     s = settings or SweepSettings()
     speed = s.speed if s.speed is not None else SPEED_PER_HEIGHT * agent.height
     spacing = s.spacing if s.spacing is not None else default_spacing(world, LATTICE)
-    escape = s.escape if s.escape is not None else spacing
+    escape = s.escape if s.escape is not None else \
+        min(spacing, ESCAPE_SHARE * s.frames * speed)
     return SweepSettings(s.headings, s.frames, float(speed), float(spacing), float(escape))
 
 
