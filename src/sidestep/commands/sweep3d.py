@@ -82,7 +82,8 @@ def settings3d(world, agent, settings=None):
 def starts3d(level, agent, spacing, region=EVERYWHERE):
     """The starts placed in ``region``: ``(feet (n, 3), keys)``.
 
-    The level's spawns (their feet; key ``(0, i, 0)``), or else the lattice's
+    The level's spawns (their feet; key ``(0, i, 0)``) where the capsule
+    fits (a spawn where it does not is the check's ``blocked_spawn``), or else the lattice's
     floor points where the capsule fits, and with :data:`~.sweep.START_ROOM`
     to spare round it when raised clear of the floor (key ``(1, column, layer)``). Keys order the starts as one pass
     would, whatever the region.
@@ -91,8 +92,9 @@ def starts3d(level, agent, spacing, region=EVERYWHERE):
     spawns = getattr(level, "spawns", None)
     if spawns is not None and len(spawns):
         feet = np.asarray(spawns, float).reshape(-1, 3)
-        mine = np.flatnonzero(region.holds(ground(world, feet)))
-        return feet[mine].copy(), [(0, int(i), 0) for i in mine]
+        mine = [int(i) for i in np.flatnonzero(region.holds(ground(world, feet)))
+                if not len(touching(world, centre(world, feet[i], agent.height), agent))]
+        return feet[mine].reshape(-1, 3), [(0, i, 0) for i in mine]
     columns = lattice(world, spacing)
     index = np.flatnonzero(region.holds(columns)) if len(columns) else np.zeros(0, np.int64)
     found = floors(world, columns[index], radius=agent.radius, max_slope=agent.max_slope,
