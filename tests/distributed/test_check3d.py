@@ -1,4 +1,4 @@
-"""``sidestep check`` and ``walk`` of 3D levels: findings in 3D, the same in any tiles, rows per agent."""
+"""``sidestep check`` and ``walk`` of 3D levels: findings in 3D, the same in any tiles, rows."""
 import json
 from pathlib import Path
 
@@ -30,7 +30,7 @@ SWEEP = SweepSettings(headings=4, frames=40, speed=0.1, spacing=2.0, escape=2.5)
 
 
 def yard():
-    """A floor 20 x 12 with a shelf 1.0 over it, a closed room, a crate, a point sphere; 3 spawns."""
+    """A floor 20 x 12, a shelf 1.0 over it, a closed room, a crate, a point sphere; 3 spawns."""
     world = sidestep.World3D()                                        # y up
     world.add_boxes([(0, -1, 0)], [(20, 0, 12)])                      # the floor
     world.add_boxes([(2, 1.0, 2)], [(6, 1.2, 4)])                     # a shelf: no headroom

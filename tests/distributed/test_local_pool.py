@@ -1,4 +1,4 @@
-"""The local process pool: a worker that dies is replaced and its tasks run again, to the same answer."""
+"""The local process pool: a worker that dies is replaced, its tasks rerun to the same answer."""
 import pytest
 
 from sidestep.commands.sweep import SweepSettings

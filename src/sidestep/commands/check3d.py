@@ -69,7 +69,7 @@ class Check3DPart:
 
 
 def probe_spacing(world, spacing=None):
-    """The floor lattice's spacing: ``spacing``, or the longer ground side over :data:`~.floors.PROBES`."""
+    """The floor lattice's spacing: ``spacing``, or the longer side / :data:`~.floors.PROBES`."""
     return float(spacing) if spacing is not None else default_spacing(world, PROBES)
 
 
@@ -113,7 +113,6 @@ def check3d_part(level, agent, region=EVERYWHERE, *, spacing=None):
     name = getattr(level, "name", "") or "level"
     spacing = probe_spacing(world, spacing)
     listed = []
-    places = []
     for n, f in enumerate(_degenerate(level, world)):
         listed.append(((0, n, 0), f))
     for n, f in enumerate(_blocked_spawns(world, getattr(level, "spawns", None), agent)):

@@ -149,7 +149,7 @@ def default_spacing(world, share):
 
 
 def lattice(world, spacing):
-    """``(m, 2)`` ground points: the middle of each ``spacing`` square over the level, row by row."""
+    """``(m, 2)`` ground points: the middle of each ``spacing`` square over the level, by rows."""
     spacing = float(spacing)
     if not (math.isfinite(spacing) and spacing > 0):
         raise ValueError(f"spacing must be a finite number > 0, got {spacing!r}")
@@ -259,7 +259,7 @@ def _floor_normal(world, facing, obstacle, part, ray_normal):
 
 
 def stand(world, found, agent):
-    """``(n, 3)``: the agent's feet on each floor point, lifted so its bottom sphere clears the slope.
+    """``(n, 3)``: the agent's feet on each floor point, lifted to clear a sloped floor.
 
     On a floor of normal ``n`` the bottom sphere, centred ``radius / n_up``
     above the point, touches the floor's plane there: the feet go
@@ -281,7 +281,7 @@ def centre(world, feet, height):
 
 
 def touching(world, center, agent, room=1.0, height=None):
-    """Ids of the obstacles closer than ``room * radius`` (less 1e-9) to the capsule's axis at ``center``.
+    """Ids of the obstacles closer than ``room * radius`` (less 1e-9) to the capsule's axis.
 
     ``room`` above 1 asks for room to spare (a start's, see
     :data:`~sidestep.commands.sweep.START_ROOM`), plus 1e-9. ``height``

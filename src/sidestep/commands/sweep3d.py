@@ -1,4 +1,4 @@
-"""``sidestep check --sweep`` on a 3D level: characters walked out from every start in every heading.
+"""``sidestep check --sweep`` on a 3D level: characters walked from every start, every heading.
 
 The 3D side of :mod:`.sweep`, with its rules and names. The agents are
 :class:`sidestep.Character` capsules (radius ``R``, height ``H``, feet on
@@ -83,9 +83,10 @@ def starts3d(level, agent, spacing, region=EVERYWHERE):
     """The starts placed in ``region``: ``(feet (n, 3), keys)``.
 
     The level's spawns (their feet; key ``(0, i, 0)``) where the capsule
-    fits (a spawn where it does not is the check's ``blocked_spawn``), or else the lattice's
-    floor points where the capsule fits, and with :data:`~.sweep.START_ROOM`
-    to spare round it when raised clear of the floor (key ``(1, column, layer)``). Keys order the starts as one pass
+    fits (a spawn where it does not is the check's ``blocked_spawn``), or
+    else the lattice's floor points where the capsule fits, and with
+    :data:`~.sweep.START_ROOM` to spare round it when raised clear of the
+    floor (key ``(1, column, layer)``). Keys order the starts as one pass
     would, whatever the region.
     """
     world = getattr(level, "world", level)
