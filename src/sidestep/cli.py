@@ -91,7 +91,8 @@ def _option(text):
 def _level_arguments(command, many=False):
     """The arguments every level command takes: the file (or files) and how to read it."""
     what = ("level file: a sidestep scene (.json, .toml), Moving AI map (.map), Tiled map "
-            "(.tmx, .tmj, .json), image, Doom WAD or Polyanya navigation mesh (.mesh)")
+            "(.tmx, .tmj, .json), image, Doom WAD, Polyanya navigation mesh (.mesh), or a 3D "
+            "level (.obj, .glb, .gltf, a 3D scene .json)")
     if many:
         command.add_argument("levels", metavar="LEVEL", nargs="+",
                              help=what + "; or several, folders (searched for levels) and "
@@ -287,7 +288,10 @@ def _parser():
         description="Report degenerate and duplicate obstacles, overlapping obstacles, gaps "
                     "narrower than the agent (doorways it cannot pass) and spawn points or "
                     "scenario ends where it does not fit; with --sweep, where walking agents "
-                    "get stuck, end inside something or cannot get away. Many levels (files, "
+                    "get stuck, end inside something or cannot get away. On a 3D level (OBJ, "
+                    "glTF, GLB, a 3D scene) the agent is an upright capsule (--height) on the "
+                    "level's floors: dropped triangles, spawns where it does not fit, floor "
+                    "places without headroom; --sweep walks characters. Many levels (files, "
                     "folders, globs) and radii run as tasks, one per level, radius and tile, "
                     "on this machine's cores or a Ray cluster (--ray), with a summary table. "
                     "Exits with 1 when anything is found (or a level cannot be read).")
@@ -523,11 +527,20 @@ def _run_check(args):
 
         picture_format(args.out)
     level = _load(args)
-    with _progress("check") as bar:
-        report = check(level, args.radius, progress=bar)
-    if args.out:
-        draw_report(level, report, args.out, y_down=_y_down(args))
-        _wrote(args.out)
+    if arguments3d.is_3d(level):
+        from .commands.check3d import check3d, draw_report3d
+
+        _compile_ahead(args, "check3d")
+        report = check3d(level, args.radius, height=args.height, spacing=args.spacing)
+        if args.out:
+            draw_report3d(level, report, args.out)
+            _wrote(args.out)
+    else:
+        with _progress("check") as bar:
+            report = check(level, args.radius, progress=bar)
+        if args.out:
+            draw_report(level, report, args.out, y_down=_y_down(args))
+            _wrote(args.out)
     if args.json:
         print(json.dumps(report.as_dict()))
     else:

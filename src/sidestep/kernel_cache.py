@@ -158,6 +158,12 @@ COMMANDS: dict[str, list[str]] = {
                "kernels3d.character:update_character"],
     "warmup": list(KERNELS),
 }
+#: ``check`` of a 3D level: floors cast down, capsules tested, characters swept.
+COMMANDS["check3d"] = list(COMMANDS["demo3d"])
+#: ``walk`` of a 3D level: batched moves under gravity.
+COMMANDS["walk3d"] = [k for k in COMMANDS["demo3d"]
+                      if k != "kernels3d.character:update_character"] + \
+    ["kernels3d.moves:move_agents"]
 
 
 @dataclass(frozen=True)

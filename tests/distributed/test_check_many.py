@@ -96,11 +96,13 @@ def test_a_broken_level_is_reported_and_the_others_still_finish(levels, capsys):
     assert checks["yard.json"]["ok"] and checks["yard.json"]["error"] is None
 
 
-def test_a_3d_level_is_reported_not_checked(levels, tmp_path):
+def test_a_3d_level_is_checked_for_a_capsule_and_a_2d_agent_size_is_refused(levels, tmp_path):
     obj = tmp_path / "floor.obj"
     obj.write_text("v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n")
     result = run_task(Task("check", str(obj), 0.3))
-    assert result.value is None and "3D level" in result.error
+    assert result.error is None and result.value.part.agent.height == pytest.approx(1.8)
+    point = run_task(Task("check", str(obj), 0.0))            # a 3D agent is a capsule
+    assert point.value is None and "radius must be a finite number > 0" in point.error
 
 
 def test_the_report_folder_has_the_json_the_text_and_a_picture_per_level(levels, tmp_path,

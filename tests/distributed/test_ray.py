@@ -128,3 +128,27 @@ def test_each_node_fills_its_kernel_cache_once(ray_cluster):
     nodes = [n["NodeID"] for n in ray_cluster.nodes() if n["Alive"]]
     assert sorted(first) == sorted(nodes) and all(v >= 0 for v in first.values())
     assert set(warm_nodes(("check", "walk")).values()) == {0}      # all cached now
+
+
+def test_3d_levels_on_ray_give_this_machine_s_findings_and_rows(ray_cluster, tmp_path):
+    import numpy as np
+
+    import sidestep
+
+    world = sidestep.World3D()
+    world.add_boxes([(0, -1, 0)], [(10, 0, 6)])                      # a floor
+    world.add_boxes([(2, 0.8, 2)], [(5, 1.0, 4)])                    # a low shelf
+    world.save(tmp_path / "shelf.json", spawns=np.zeros((0, 3)), name="shelf")
+    levels = [tmp_path / "shelf.json"]
+    if DATA.is_dir():
+        levels.append(DATA / "meshes/kenney/platformer-diorama.glb")
+    sweep = SweepSettings(headings=4, frames=30, spacing=2.0)
+    local = gather_checks(run_local(plan_checks(levels, [0.15, 0.3], sweep=sweep), 1))
+    on_ray = gather_checks(run_ray(plan_checks(levels, [0.15, 0.3], tiles=2, sweep=sweep)))
+    assert answers(on_ray) == answers(local)
+    assert local.checks[0].report.counts()["no_headroom"] > 0
+    tasks = plan_walks(levels, [0.2], WalkSettings(agents=3, steps=30, height=1.0))
+    key = lambda row: (row["level"], row["radius"], row["agent"])     # noqa: E731
+    here = sorted((row for r in run_local(tasks, 1) for row in r.value), key=key)
+    there = sorted((row for r in run_ray(tasks) for row in r.value), key=key)
+    assert there == here and len(here) == 3 * len(levels)

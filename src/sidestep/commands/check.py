@@ -383,6 +383,8 @@ def _blocked_points(world, level, radius, families, region):
 STYLES = {"degenerate": ("s", "tab:purple"), "duplicate": ("D", "tab:brown"),
           "overlap": ("X", "tab:red"), "narrow_gap": ("o", "tab:blue"),
           "blocked_spawn": ("v", "tab:pink"),
+          # A 3D level's (sidestep.commands.check3d).
+          "no_headroom": ("^", "tab:orange"),
           # The reachability sweep's (sidestep.commands.sweep).
           "stuck": ("P", "tab:olive"), "inside": ("*", "black"), "trapped": ("h", "tab:cyan")}
 

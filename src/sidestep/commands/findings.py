@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 
 #: The kinds of finding, in the order a report lists them.
 KINDS = ("degenerate", "duplicate", "overlap", "narrow_gap", "blocked_spawn")
+#: The kinds a 3D level's check finds (:mod:`sidestep.commands.check3d`), in order.
+KINDS_3D = ("degenerate", "blocked_spawn", "no_headroom")
 
 
 @dataclass(frozen=True)
@@ -18,7 +20,7 @@ class Finding:
     kind: str
     #: One line, for people.
     message: str
-    #: ``(x, y)``: where to look.
+    #: ``(x, y)``, or ``(x, y, z)`` on a 3D level: where to look.
     position: tuple
     #: Ids of the obstacles involved (one id twice for an outline facing itself).
     obstacles: tuple = ()
@@ -26,14 +28,14 @@ class Finding:
     families: tuple = ()
     #: Figures for machines: ``gap`` (narrow_gap), ``separation`` (overlap,
     #: negative), ``clearance``, ``point`` and ``index`` (blocked_spawn), ``size``
-    #: (degenerate).
+    #: (degenerate), ``headroom`` (no_headroom).
     details: dict = field(default_factory=dict)
 
     def as_dict(self):
         """The finding as JSON-ready plain types."""
         out = {"kind": self.kind, "obstacles": [int(i) for i in self.obstacles],
                "families": list(self.families),
-               "position": [float(self.position[0]), float(self.position[1])]}
+               "position": [float(v) for v in self.position]}
         out.update(self.details)
         out["message"] = self.message
         return out
@@ -56,6 +58,11 @@ class Report:
     #: Narrow gaps left out of the findings: no room for the agent on one
     #: side (notches, shut doors' pockets, back-to-back walls), so no passage.
     closed_gaps: int = 0
+    #: The kinds of finding this check looks for, in listing order
+    #: (:data:`KINDS`; :data:`KINDS_3D` on a 3D level).
+    kinds: tuple = KINDS
+    #: The agent's height on a 3D level (an upright capsule); None in 2D.
+    height: float | None = None
 
     @property
     def ok(self):
@@ -64,14 +71,17 @@ class Report:
 
     def counts(self):
         """``{kind: number of findings}`` for every kind in :data:`KINDS`."""
-        return {kind: sum(f.kind == kind for f in self.findings) for kind in KINDS}
+        return {kind: sum(f.kind == kind for f in self.findings) for kind in self.kinds}
 
     def as_dict(self):
         """The report as JSON-ready plain types."""
-        return {"level": self.name, "radius": self.radius, "obstacles": self.obstacles,
-                "ok": self.ok, "counts": self.counts(),
-                "findings": [f.as_dict() for f in self.findings],
-                "problems": list(self.problems), "closed_gaps": self.closed_gaps}
+        out = {"level": self.name, "radius": self.radius, "obstacles": self.obstacles,
+               "ok": self.ok, "counts": self.counts(),
+               "findings": [f.as_dict() for f in self.findings],
+               "problems": list(self.problems), "closed_gaps": self.closed_gaps}
+        if self.height is not None:
+            out["height"] = self.height
+        return out
 
     def format(self, limit=20):
         """The report as text: at most ``limit`` lines per kind, then a summary line.
@@ -82,11 +92,12 @@ class Report:
         empty: 0 obstacles, agent radius 0.5
         no problems found
         """
-        lines = [f"{self.name}: {self.obstacles} obstacles, agent radius {self.radius:g}"]
+        tall = f", height {self.height:g}" if self.height is not None else ""
+        lines = [f"{self.name}: {self.obstacles} obstacles, agent radius {self.radius:g}{tall}"]
         for problem in self.problems:
             lines.append(f"{'file':<14}{problem}")
         counts = self.counts()
-        for kind in KINDS:
+        for kind in self.kinds:
             found = [f for f in self.findings if f.kind == kind]
             lines += [f"{kind:<14}{f.message}" for f in found[:limit]]
             if len(found) > limit:
@@ -119,9 +130,9 @@ def label(families, ids):
 
 
 def at(point):
-    """``"(x, y)"`` with a few significant digits.
+    """``"(x, y)"`` (or ``"(x, y, z)"``) with a few significant digits.
 
-    >>> at((1.0, 2.123456))
-    '(1, 2.123)'
+    >>> at((1.0, 2.123456)), at((0.5, 0.0, -3.25))
+    ('(1, 2.123)', '(0.5, 0, -3.25)')
     """
-    return f"({point[0]:.4g}, {point[1]:.4g})"
+    return "(" + ", ".join(f"{float(v):.4g}" for v in point) + ")"

@@ -9,6 +9,12 @@ looks at the geometry of its tile grown by the agent's reach (so findings on
 a border are seen whole) but keeps only the findings placed in its tile, so
 merging the tiles' findings neither loses nor doubles any.
 
+A 3D level is cut the same way over its ground plane, the two axes that are
+not ``World3D.up`` (:func:`~sidestep.commands.floors.ground_bounds`), and a
+finding at ``(x, y, z)`` belongs to the tile holding its ground coordinates.
+There each task reads the whole level and every probe or character looks at
+all of it, so the reach beyond the tile is the whole level.
+
 >>> corners = tiles((0.0, 0.0, 10.0, 10.0), 2)
 >>> len(corners), corners[0]
 (4, Region(x0=-inf, y0=-inf, x1=5.0, y1=5.0))

@@ -110,6 +110,8 @@ class SweepPart:
     listed: tuple
     #: The settings, with the level's defaults filled in.
     settings: SweepSettings
+    #: The agents' height on a 3D level (upright capsules); None in 2D.
+    height: float | None = None
 
 
 @dataclass(frozen=True)
@@ -127,6 +129,8 @@ class SweepReport:
     findings: tuple
     #: The settings used (defaults filled in).
     settings: SweepSettings
+    #: The agents' height on a 3D level (upright capsules); None in 2D.
+    height: float | None = None
 
     @property
     def ok(self):
@@ -148,13 +152,16 @@ class SweepReport:
         return {"level": self.name, "radius": self.radius, "starts": self.starts,
                 "agents": self.agents, "headings": s.headings, "frames": s.frames,
                 "speed": s.speed, "spacing": s.spacing, "escape": s.escape, "ok": self.ok,
-                "counts": self.counts(), "findings": [f.as_dict() for f in self.findings]}
+                "counts": self.counts(), "findings": [f.as_dict() for f in self.findings],
+                **({} if self.height is None else {"height": self.height})}
 
     def format(self, limit=20):
         """The sweep as text: at most ``limit`` lines per kind, then a summary line."""
         s = self.settings
         lines = [f"{self.name}: sweep of {self.starts} starts x {s.headings} headings x "
-                 f"{s.frames} frames, agent radius {self.radius:g}, step {s.speed:.4g}"]
+                 f"{s.frames} frames, agent radius {self.radius:g}"
+                 f"{'' if self.height is None else f', height {self.height:g}'}, step "
+                 f"{s.speed:.4g}"]
         for kind in SWEEP_KINDS:
             found = [f for f in self.findings if f.kind == kind]
             lines += [f"{kind:<14}{f.message}" for f in found[:limit]]
@@ -255,12 +262,12 @@ def merge_sweeps(parts):
     if not parts:
         raise ValueError("parts must hold at least one SweepPart")
     head = parts[0]
-    if any((p.name, p.radius, p.settings) != (head.name, head.radius, head.settings)
-           for p in parts):
+    if any((p.name, p.radius, p.settings, p.height) !=
+           (head.name, head.radius, head.settings, head.height) for p in parts):
         raise ValueError("parts must all come from the same level, radius and settings")
     listed = sorted((item for p in parts for item in p.listed), key=lambda item: item[0])
     return SweepReport(head.name, head.radius, sum(p.starts for p in parts),
-                       tuple(f for _, f in listed), head.settings)
+                       tuple(f for _, f in listed), head.settings, head.height)
 
 
 def sweep(level, radius, **settings):

@@ -14,7 +14,7 @@ import sys
 
 from ..commands.argument_types import number, whole
 from ..commands.sweep import FRAMES, HEADINGS, SweepSettings
-from .levels import expand
+from .levels import expand, is_3d_file
 from .local import cores, run_local
 from .report import gather_checks, plan_checks, plan_walks, write_report
 from .walks import FORMATS, WalkSettings, row_format, write_rows
@@ -52,7 +52,12 @@ def add_check_arguments(check):
                        help="sweep: frames per agent (default: %(default)s)")
     check.add_argument("--spacing", type=number(), metavar="S",
                        help="sweep: lattice spacing of the starts in a level without spawns "
-                            "(default: the level's longer side / 24)")
+                            "(default: the level's longer side / 24); on 3D levels also the "
+                            "spacing of the check's floor probes (default: longer side / 64)")
+    check.add_argument("--height", type=number(), metavar="H",
+                       help="3D levels: the agent is an upright capsule H tall (H >= 2 x "
+                            "radius; default: 6 x radius, the proportions of a 0.3 x 1.8 "
+                            "character); 2D levels ignore it")
     add_run_arguments(check)
 
 
@@ -75,6 +80,12 @@ def _load_options(args):
     if args.map is not None:
         options.append(("map", args.map))
     return tuple(options)
+
+
+def _kernels(levels, two_d, three_d):
+    """The kernel lists (``kernel_cache.COMMANDS`` names) a run over ``levels`` calls."""
+    dims = {is_3d_file(level) for level in levels}
+    return ([n for n in two_d if False in dims] + [n for n in three_d if True in dims])
 
 
 def _run(tasks, args, progress, commands):
@@ -114,12 +125,12 @@ def run_check(args, progress, compile_ahead):
     sweep = SweepSettings(args.headings, args.frames, spacing=args.spacing) if args.sweep \
         else None
     tasks = plan_checks(levels, args.radius, tiles=args.tiles, load=_load_options(args),
-                        sweep=sweep)
-    compile_ahead("check")
-    if args.sweep:
-        compile_ahead("walk")
+                        sweep=sweep, height=args.height, spacing=args.spacing)
+    kernels = _kernels(levels, ("check", "walk") if args.sweep else ("check",), ("check3d",))
+    for name in kernels:
+        compile_ahead(name)
     with progress("check") as bar:
-        results = _run(tasks, args, bar, ("check", "walk") if args.sweep else ("check",))
+        results = _run(tasks, args, bar, tuple(kernels))
     run = gather_checks(results)
     if args.report:
         written = write_report(run, args.report, y_down=args.y_down)
@@ -150,11 +161,14 @@ def run_walk(args, progress, compile_ahead):
     if not levels:
         raise ValueError(f"no level files in {', '.join(args.levels)}")
     settings = WalkSettings(agents=args.agents or 10, steps=args.steps or 300, seed=args.seed,
-                            speed=args.speed, mode=args.mode)
+                            speed=args.speed, mode=args.mode, height=args.height,
+                            gravity=args.gravity)
     tasks = plan_walks(levels, args.radius, settings, load=_load_options(args))
-    compile_ahead("walk")
+    kernels = _kernels(levels, ("walk",), ("walk3d",))
+    for name in kernels:
+        compile_ahead(name)
     with progress("walk") as bar:
-        results = _run(tasks, args, bar, ("walk",))
+        results = _run(tasks, args, bar, tuple(kernels))
     rows = [row for r in results if r.error is None for row in r.value]
     write_rows(rows, args.out)
     sys.stderr.write(f"wrote {len(rows)} rows to {args.out}\n")

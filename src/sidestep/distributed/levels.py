@@ -15,10 +15,12 @@ import json
 import os
 from pathlib import Path
 
-#: Extensions of the 2D level files a folder is searched for (``check`` and
-#: ``walk`` work on 2D levels; a 3D file named on its own is reported, not skipped).
+#: Extensions of the level files a folder is searched for: 2D maps and
+#: scenes, and 3D meshes (OBJ, glTF, GLB; a ``.json`` scene may be either).
 LEVEL_SUFFIXES = (".json", ".toml", ".tmx", ".tmj", ".map", ".png", ".bmp", ".gif", ".wad",
-                  ".mesh")
+                  ".mesh", ".obj", ".glb", ".gltf")
+#: Extensions that are always 3D levels.
+MESH_SUFFIXES = (".obj", ".glb", ".gltf")
 
 
 def expand(arguments):
@@ -73,6 +75,28 @@ def expand(arguments):
     return out
 
 
+def is_3d_file(path):
+    """Whether ``path`` looks like a 3D level: a mesh, or a scene saying ``"dimensions": 3``.
+
+    A guess from the file's name and header, for compiling the right kernels
+    before a run; what a level is, the reader says (a broken file: False).
+
+    >>> is_3d_file("dungeon.obj"), is_3d_file("arena.map")
+    (True, False)
+    """
+    suffix = Path(path).suffix.lower()
+    if suffix in MESH_SUFFIXES:
+        return True
+    if suffix != ".json":
+        return False
+    try:
+        with open(path, "rb") as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("dimensions") == 3
+
+
 def _in_folder(folder):
     """Level files under ``folder``, sorted by path."""
     found = []
@@ -84,7 +108,7 @@ def _in_folder(folder):
 
 
 def _is_level(path):
-    """Whether a file found in a folder is a 2D level: its extension, and no Tiled tileset.
+    """Whether a file found in a folder is a level: its extension, and no Tiled tileset.
 
     A Moving AI ``.scen`` has no level extension; a Tiled tileset saved as
     ``.json`` (``"type": "tileset"``, or a tile count and no layers) sits

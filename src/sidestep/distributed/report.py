@@ -14,6 +14,7 @@ import tempfile
 from dataclasses import dataclass, field
 
 from ..commands.check import merge_parts
+from ..commands.check3d import Check3DPart, merge3d_parts
 from ..commands.findings import KINDS
 from ..commands.sweep import SWEEP_KINDS, merge_sweeps
 from .tasks import Task
@@ -25,7 +26,8 @@ REPORT_TEXT = "report.txt"
 PICTURES = "pictures"
 
 
-def plan_checks(levels, radii, *, tiles=1, load=(), static=True, sweep=None, threads=None):
+def plan_checks(levels, radii, *, tiles=1, load=(), static=True, sweep=None, threads=None,
+                height=None, spacing=None):
     """The tasks of a many-level check: every level, radius and tile, in that order.
 
     Parameters
@@ -44,6 +46,10 @@ def plan_checks(levels, radii, *, tiles=1, load=(), static=True, sweep=None, thr
         Also walk the reachability sweep.
     threads : int, optional
         Each task's thread cap.
+    height : float, optional
+        3D levels: the agent's height (default six radii).
+    spacing : float, optional
+        3D levels: the floor lattice's spacing of the check.
 
     Returns
     -------
@@ -53,7 +59,8 @@ def plan_checks(levels, radii, *, tiles=1, load=(), static=True, sweep=None, thr
     if not radii:
         raise ValueError("radii must hold at least one radius")
     return [Task("check", os.path.abspath(level), radius, label=str(level), tiles=tiles,
-                 tile=tile, load=tuple(load), static=static, sweep=sweep, threads=threads)
+                 tile=tile, load=tuple(load), static=static, sweep=sweep, threads=threads,
+                 height=height, spacing=spacing)
             for level in levels for radius in radii for tile in range(tiles * tiles)]
 
 
@@ -137,6 +144,10 @@ class CheckRun:
                 entry.update(name=c.report.name, obstacles=c.report.obstacles,
                              counts=c.report.counts(), closed_gaps=c.report.closed_gaps,
                              problems=list(c.report.problems))
+            height = c.report.height if c.report is not None else \
+                c.sweep.height if c.sweep is not None else None
+            if height is not None:
+                entry["height"] = height
             if c.sweep is not None:
                 s = c.sweep.as_dict()
                 entry["sweep"] = {k: s[k] for k in ("starts", "agents", "headings", "frames",
@@ -147,7 +158,11 @@ class CheckRun:
 
     def table(self):
         """The summary table: one row per level and radius, a count per kind of finding."""
-        kinds = list(KINDS) + (list(SWEEP_KINDS) if self.swept else [])
+        kinds = list(KINDS)
+        for c in self.checks:
+            if c.report is not None:
+                kinds += [k for k in c.report.kinds if k not in kinds]
+        kinds += list(SWEEP_KINDS) if self.swept else []
         heads = ["level", "radius", "obstacles"] + [k.replace("_", " ") for k in kinds] + \
             ["status"]
         rows = []
@@ -214,7 +229,8 @@ def gather_checks(results):
                              f"expected every one of 0..{want - 1} once")
         parts = [r.value.part for r in group if r.value.part is not None]
         sweeps = [r.value.sweep for r in group if r.value.sweep is not None]
-        checks.append(LevelCheck(report=merge_parts(parts) if parts else None,
+        merge = merge3d_parts if parts and isinstance(parts[0], Check3DPart) else merge_parts
+        checks.append(LevelCheck(report=merge(parts) if parts else None,
                                  sweep=merge_sweeps(sweeps) if sweeps else None, **common))
     return CheckRun(tuple(checks))
 
@@ -324,6 +340,10 @@ def _pictures(run, folder, y_down):
     for level, checks in by_level.items():
         loaded = load_level(checks[0].path, checks[0].load)
         world = loaded.world
+        if not hasattr(world, "segments"):
+            written.append(_picture3d(world, checks, os.path.join(
+                folder, picture_name(level, taken))))
+            continue
         down = y_down if y_down is not None else \
             os.path.splitext(level)[1].lower() in Y_DOWN_SUFFIXES
         extents = [findings_extent(world, c.radius, c.findings) for c in checks]
@@ -342,3 +362,21 @@ def _pictures(run, folder, y_down):
         atomic_write(path, lambda f: fig.savefig(f, format="png", dpi=DPI), binary=True)
         written.append(path)
     return written
+
+
+def _picture3d(world, checks, path):
+    """A 3D level's picture: a top view per radius that found something, findings marked."""
+    from matplotlib.figure import Figure
+
+    from ..commands.check3d import draw_findings3d
+    from ..commands.findings import KINDS_3D, Report
+    from ..commands.pictures import DPI
+
+    fig = Figure(figsize=(9.5, 6.5 * len(checks)), layout="constrained")
+    axes = fig.subplots(len(checks), 1, squeeze=False)[:, 0]
+    for ax, c in zip(axes, checks):
+        report = c.report or Report(c.sweep.name, c.radius, len(world), (), kinds=KINDS_3D,
+                                    height=c.sweep.height)
+        draw_findings3d(ax, world, report, more=c.sweep.findings if c.sweep else ())
+    atomic_write(path, lambda f: fig.savefig(f, format="png", dpi=DPI), binary=True)
+    return path

@@ -69,6 +69,12 @@ class Task:
     walk: WalkSettings | None = None
     #: Threads this task's batch calls use at most (None: as the process is set).
     threads: int | None = None
+    #: 3D levels: the checked agent's height (an upright capsule); None: six
+    #: radii (:data:`~sidestep.commands.floors.HEIGHT_PER_RADIUS`). 2D levels ignore it.
+    height: float | None = None
+    #: 3D levels: the spacing of the check's floor lattice; None: the level's
+    #: longer ground side / :data:`~sidestep.commands.floors.PROBES`.
+    spacing: float | None = None
 
     def __post_init__(self):
         if self.kind not in TASK_KINDS:
@@ -84,6 +90,12 @@ class Task:
                              f"got {self.tile!r}")
         if self.threads is not None and not _whole(self.threads, 1):
             raise ValueError(f"threads must be a whole number >= 1 or None, got {self.threads!r}")
+        for name in ("height", "spacing"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool)
+                                      or not isinstance(value, (int, float))
+                                      or not math.isfinite(value) or value <= 0):
+                raise ValueError(f"{name} must be a finite number > 0 or None, got {value!r}")
 
     @property
     def name(self):
@@ -100,7 +112,9 @@ def _whole(value, least):
 class CheckOutcome:
     """A check task's answer: the parts its tile adds to the level's report and sweep."""
 
-    #: :class:`~sidestep.commands.check.CheckPart`, or None without the static check.
+    #: :class:`~sidestep.commands.check.CheckPart` (a 3D level's:
+    #: :class:`~sidestep.commands.check3d.Check3DPart`), or None without the
+    #: static check.
     part: object = None
     #: :class:`~sidestep.commands.sweep.SweepPart`, or None without the sweep.
     sweep: object = None
@@ -169,15 +183,27 @@ def _work(task):
     """The task's answer; raises what makes the level unusable."""
     level = load_level(task.level, task.load)
     world = level.world
-    if not hasattr(world, "segments"):
-        raise ValueError(f"{task.name}: a 3D level; check and walk of many levels take 2D "
-                         "levels (World2D)")
-    region = tiles(world.bounds, task.tiles)[task.tile]
     if task.kind == "walk":
         return walk_rows(level, task.radius, task.walk or WalkSettings(), name=task.name)
+    if not hasattr(world, "segments"):
+        return _check3d(task, level, world)
+    region = tiles(world.bounds, task.tiles)[task.tile]
     part = check_part(level, task.radius, region) if task.static else None
     swept = sweep_part(level, task.radius, region, task.sweep) if task.sweep is not None \
         else None
+    return CheckOutcome(part, swept)
+
+
+def _check3d(task, level, world):
+    """A check task on a 3D level: its tile of the ground plane, for an upright capsule."""
+    from ..commands.check3d import check3d_part
+    from ..commands.floors import Capsule, ground_bounds
+    from ..commands.sweep3d import sweep3d_part
+
+    agent = Capsule.of(task.radius, task.height)
+    region = tiles(ground_bounds(world), task.tiles)[task.tile]
+    part = check3d_part(level, agent, region, spacing=task.spacing) if task.static else None
+    swept = sweep3d_part(level, agent, region, task.sweep) if task.sweep is not None else None
     return CheckOutcome(part, swept)
 
 

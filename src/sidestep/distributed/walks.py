@@ -10,6 +10,17 @@ did: ``done`` (it went where it asked), ``slid`` (an obstacle turned or
 shortened its step, as a ``slid`` move) or ``blocked`` (it moved less than
 a tenth of its step, as a ``blocked`` or ``stuck`` move).
 
+On a 3D level (a ``World3D``) the walkers are those of ``sidestep walk
+LEVEL.obj`` (:func:`sidestep.commands.walk3d.walk3d`: spheres, or upright
+capsules ``height`` tall, a wandering horizontal step plus a pull of
+``gravity`` down, moved with ``World3D.move_many``), from the same starts
+with the same seed, so a row's start, end, length walked and least
+clearance are that command's for the agent. The rows add ``start_z``,
+``end_z`` and ``height`` (None on a 2D level). A frame's stop is read from
+the walking (horizontal) part of its move, so the floor holding an agent up
+is no contact: ``blocked`` (it moved less than a tenth of its step),
+``slid`` (an obstacle turned or shortened its horizontal step) or ``done``.
+
 >>> import sidestep
 >>> world = sidestep.World2D()
 >>> room = [(0, 0), (6, 0), (6, 4), (0, 4)]
@@ -28,17 +39,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..commands.walk import free_starts, walk
+from ..commands.walk import DEFLECTED, free_starts, walk
+from ..tolerances import PROMISE
 
 #: Each row's columns, in order: the level and radius; the agent; its path
 #: (start, end, length walked, distance from start to end, farthest from
 #: the start); ``contacts`` (frames an obstacle changed its move); frames by
 #: stop (``done``, ``slid``, ``blocked``) and the last frame's stop; the
 #: smallest gap to an obstacle after the start; whether it started
-#: overlapping something.
-COLUMNS = ("level", "radius", "agent", "start_x", "start_y", "end_x", "end_y", "travelled",
-           "displacement", "farthest", "contacts", "done_frames", "slid_frames",
-           "blocked_frames", "last_stop", "min_clearance", "start_overlap")
+#: overlapping something. ``height``, ``start_z`` and ``end_z`` are None
+#: on a 2D level.
+COLUMNS = ("level", "radius", "height", "agent", "start_x", "start_y", "start_z", "end_x",
+           "end_y", "end_z", "travelled", "displacement", "farthest", "contacts",
+           "done_frames", "slid_frames", "blocked_frames", "last_stop", "min_clearance",
+           "start_overlap")
 
 @dataclass(frozen=True)
 class WalkSettings:
@@ -54,6 +68,11 @@ class WalkSettings:
     speed: float | None = None
     #: The move mode.
     mode: str = "slide"
+    #: 3D levels: the agents' height (upright capsules above ``2 * radius``);
+    #: None: spheres, as ``sidestep walk LEVEL.obj``.
+    height: float | None = None
+    #: 3D levels: the pull down per frame; None: the speed.
+    gravity: float | None = None
 
     def __post_init__(self):
         for name, least in (("agents", 1), ("steps", 1), ("seed", 0)):
@@ -63,6 +82,12 @@ class WalkSettings:
         if self.speed is not None and not (isinstance(self.speed, (int, float))
                                            and math.isfinite(self.speed) and self.speed > 0):
             raise ValueError(f"speed must be a finite number > 0, got {self.speed!r}")
+        for name in ("height", "gravity"):
+            value = getattr(self, name)
+            if value is not None and not (isinstance(value, (int, float))
+                                          and not isinstance(value, bool)
+                                          and math.isfinite(value) and value >= 0):
+                raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
 
 
 #: Row file formats by extension.
@@ -85,6 +110,8 @@ def walk_rows(level, radius, settings, *, name=None):
     tuple of dict
     """
     world = getattr(level, "world", level)
+    if not hasattr(world, "segments"):
+        return walk_rows3d(level, radius, settings, name=name)
     rng = np.random.default_rng(settings.seed)
     starts = free_starts(world, settings.agents, radius, rng, getattr(level, "spawns", None))
     run = walk(world, starts, steps=settings.steps, speed=settings.speed, radius=radius,
@@ -101,9 +128,9 @@ def walk_rows(level, radius, settings, *, name=None):
         start, end = run.positions[0, i], run.positions[-1, i]
         counts = np.bincount(stops[:, i], minlength=3)
         rows.append({
-            "level": label, "radius": float(radius), "agent": i,
-            "start_x": float(start[0]), "start_y": float(start[1]),
-            "end_x": float(end[0]), "end_y": float(end[1]),
+            "level": label, "radius": float(radius), "height": None, "agent": i,
+            "start_x": float(start[0]), "start_y": float(start[1]), "start_z": None,
+            "end_x": float(end[0]), "end_y": float(end[1]), "end_z": None,
             "travelled": float(travelled[i]),
             "displacement": float(math.hypot(*(end - start))),
             "farthest": float(away[:, i].max()),
@@ -113,6 +140,68 @@ def walk_rows(level, radius, settings, *, name=None):
             "last_stop": ("done", "slid", "blocked")[stops[-1, i]] if len(stops) else "done",
             "min_clearance": float(least[i]) if np.isfinite(least[i]) else None,
             "start_overlap": i in overlapping,
+        })
+    return tuple(rows)
+
+
+def walk_rows3d(level, radius, settings, *, name=None):
+    """:func:`walk_rows` on a 3D level: the walkers of ``sidestep walk LEVEL.obj``, one row each.
+
+    >>> import sidestep
+    >>> world = sidestep.World3D()
+    >>> floor = world.add_boxes([(-5, -1, -5)], [(5, 0, 5)])
+    >>> pillar = world.add_boxes([(-1, 0, -1)], [(1, 3, 1)])
+    >>> rows = walk_rows3d(world, 0.3, WalkSettings(agents=4, steps=50, height=1.5))
+    >>> [r["done_frames"] + r["slid_frames"] + r["blocked_frames"] for r in rows]
+    [50, 50, 50, 50]
+    >>> all(r["min_clearance"] >= -1e-9 and r["height"] == 1.5 for r in rows)
+    True
+    """
+    from ..commands.walk3d import STUCK as STUCK3D
+    from ..commands.walk3d import agent_clearance, free_starts3d, walk3d
+
+    world = getattr(level, "world", level)
+    height = float(settings.height or 0.0)
+    if settings.height is not None and height <= 2.0 * radius:
+        raise ValueError(f"height {height:g} must exceed twice the radius ({radius:g}) for a "
+                         "capsule; leave it out for spheres")
+    rng = np.random.default_rng(settings.seed)
+    starts = free_starts3d(world, settings.agents, radius, height, rng,
+                           getattr(level, "spawns", ()))
+    run = walk3d(world, starts, steps=settings.steps, speed=settings.speed,
+                 gravity=settings.gravity, radius=radius, height=height, mode=settings.mode,
+                 seed=settings.seed)
+    label = name if name is not None else (getattr(level, "name", "") or "level")
+    up = "xyz".index(world.up)
+    flat = [i for i in range(3) if i != up]
+    p = run.positions
+    moved = np.diff(p, axis=0)
+    off = np.linalg.norm((moved - run.desired)[:, :, flat], axis=2)
+    blocked = np.linalg.norm(moved, axis=2) < STUCK3D * run.speed
+    slid = ~blocked & (off > DEFLECTED)
+    stops = np.where(blocked, 2, np.where(slid, 1, 0))
+    away = np.linalg.norm(p - p[0], axis=2)
+    travelled = np.linalg.norm(moved, axis=2).sum(axis=0)
+    gaps = run.clearances - radius
+    least = gaps[1:].min(axis=0) if len(gaps) > 1 else gaps[0]
+    start_gap = agent_clearance(world, p[0], radius, height) - radius
+    rows = []
+    for i in range(p.shape[1]):
+        start, end = p[0, i], p[-1, i]
+        counts = np.bincount(stops[:, i], minlength=3)
+        rows.append({
+            "level": label, "radius": float(radius), "height": height, "agent": i,
+            "start_x": float(start[0]), "start_y": float(start[1]), "start_z": float(start[2]),
+            "end_x": float(end[0]), "end_y": float(end[1]), "end_z": float(end[2]),
+            "travelled": float(travelled[i]),
+            "displacement": float(np.linalg.norm(end - start)),
+            "farthest": float(away[:, i].max()),
+            "contacts": int(counts[1] + counts[2]),
+            "done_frames": int(counts[0]), "slid_frames": int(counts[1]),
+            "blocked_frames": int(counts[2]),
+            "last_stop": ("done", "slid", "blocked")[stops[-1, i]],
+            "min_clearance": float(least[i]) if np.isfinite(least[i]) else None,
+            "start_overlap": bool(start_gap[i] < -PROMISE),
         })
     return tuple(rows)
 
