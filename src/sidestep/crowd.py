@@ -213,7 +213,7 @@ class Crowd:
         stops = np.empty(n, dtype=np.int64)
         obstacles = np.empty(n, dtype=np.int64)
         pressure = np.zeros((n, 2))
-        run_rows(_kc.crowd_step, n, world._store.pack(), p, d, intents, self._radii,
+        run_rows(_kc.crowd_step, n, world._store.pack(), p, d, moves, intents, self._radii,
                  self._weights,
                  *grid, reach, dmax, code, separation, skin, margin, slack, min_motion,
                  world._max_iterations, out, stops, obstacles, pressure)

@@ -163,10 +163,11 @@ def _clip_to_cell(pairs, count, wx, wy, slack, qp):
 
 
 @njit(cache=True)
-def _neighbours(positions, displacements, radii, k, motion, reach, extra, skin, ox, oy, size,
+def _neighbours(positions, moves, radii, k, motion, reach, extra, skin, ox, oy, size,
                 nx, ny, start, items, out):
     """Agents that could touch agent ``k`` if it moves ``motion`` and each of them its
-    ``|d| + extra``: ``(count, out)`` (``out`` grown if needed)."""
+    ``|d|`` (``moves``) plus ``extra``: their count; the first ``len(out)`` of them go to
+    ``out`` (a larger count means ``out`` was too short: grow it and ask again)."""
     px = positions[k, 0]
     py = positions[k, 1]
     rk = radii[k]
@@ -175,6 +176,7 @@ def _neighbours(positions, displacements, radii, k, motion, reach, extra, skin, 
     i1 = min(int((px + r - ox) / size), nx - 1)
     j0 = max(int((py - r - oy) / size), 0)
     j1 = min(int((py + r - oy) / size), ny - 1)
+    capacity = out.shape[0]
     count = 0
     for cj in range(j0, j1 + 1):
         for ci in range(i0, i1 + 1):
@@ -185,17 +187,13 @@ def _neighbours(positions, displacements, radii, k, motion, reach, extra, skin, 
                     continue
                 ex = positions[j, 0] - px
                 ey = positions[j, 1] - py
-                dj = math.sqrt(displacements[j, 0] ** 2 + displacements[j, 1] ** 2)
-                within = rk + radii[j] + motion + dj + extra + skin
+                within = rk + radii[j] + motion + moves[j] + extra + skin
                 if ex * ex + ey * ey >= within * within:
                     continue
-                if count == out.shape[0]:
-                    grown = np.empty(2 * count, dtype=np.int64)
-                    grown[:count] = out
-                    out = grown
-                out[count] = j
+                if count < capacity:
+                    out[count] = j
                 count += 1
-    return count, out
+    return count
 
 
 @njit(cache=True)
@@ -213,37 +211,50 @@ def _inside_cell(pairs, count, vx, vy, tolerance):
 
 @njit(cache=True)
 def _cell(positions, radii, weights, k, neighbours, count, scale, pairs):
-    """Each neighbour's ``nx, ny, bound, gap`` into ``pairs`` (grown if needed); returns it."""
-    if pairs.shape[0] < count:
-        pairs = np.empty((2 * count, 4))
+    """Each neighbour's ``nx, ny, bound, gap`` into ``pairs`` (at least ``count`` rows)."""
     for t in range(count):
         nx, ny, gap, bound = _pair(positions, radii, weights, k, neighbours[t], scale)
         pairs[t, 0] = nx
         pairs[t, 1] = ny
         pairs[t, 2] = bound
         pairs[t, 3] = gap
-    return pairs
 
 
 @njit(cache=True, nogil=True)
-def crowd_step(blob, positions, displacements, intents, radii, weights, ox, oy, size, nx, ny,
-               start, items, reach, dmax, mode, separation, skin, margin, slack, min_motion,
-               max_iterations, out, stops, obstacles, pressure, queue):
+def crowd_step(blob, positions, displacements, moves, intents, radii, weights, ox, oy, size,
+               nx, ny, start, items, reach, dmax, mode, separation, skin, margin, slack,
+               min_motion, max_iterations, out, stops, obstacles, pressure, queue):
     """One step of every agent whose row is taken from ``queue`` (see the module).
 
-    ``positions``, ``displacements (n, 2)``, ``intents (n, 2)`` (each
-    agent's displacement plus what its last step left of its wish: the
-    pressure its neighbours make way for), ``radii``, ``weights (n,)``; the
-    grid of :func:`grid_agents` over the positions; ``reach`` the largest
-    ``r + |d|`` of any agent, ``dmax`` the largest ``|d|``. An agent's motion
-    is at most ``|d| + separation + dmax`` (making way is capped at ``dmax``),
-    so neighbours are the agents that could touch it moving that far. Writes each agent's end to ``out (n, 2)``, its
-    stop code to ``stops`` and the first obstacle it touched (-1: none) to
-    ``obstacles``, and half of what it did not get of its wish to
-    ``pressure (n, 2)``. Releases the GIL; a row's result does not depend on which
-    thread took it.
+    ``positions``, ``displacements (n, 2)``, ``moves (n,)`` (the length of
+    each displacement), ``intents (n, 2)`` (each agent's displacement plus
+    what its last step left of its wish: the pressure its neighbours make
+    way for), ``radii``, ``weights (n,)``; the grid of :func:`grid_agents`
+    over the positions; ``reach`` the largest ``r + |d|`` of any agent,
+    ``dmax`` the largest ``|d|``. An agent's motion is at most ``|d| +
+    separation + dmax`` (making way is capped at ``dmax``), so neighbours are
+    the agents that could touch it moving that far. Writes each agent's end
+    to ``out (n, 2)``, its stop code to ``stops`` and the first obstacle it
+    touched (-1: none) to ``obstacles``, and half of what it did not get of
+    its wish to ``pressure (n, 2)``. Releases the GIL; a row's result does
+    not depend on which thread took it. Every array is read through a
+    borrowed view (:mod:`~sidestep.kernels.borrow`): the threads share
+    them, and counting references on them would bounce their cache lines
+    between cores.
     """
     world = unpack_world(blob)
+    positions = borrow(positions)
+    displacements = borrow(displacements)
+    moves = borrow(moves)
+    intents = borrow(intents)
+    radii = borrow(radii)
+    weights = borrow(weights)
+    start = borrow(start)
+    items = borrow(items)
+    out = borrow(out)
+    stops = borrow(stops)
+    obstacles = borrow(obstacles)
+    pressure = borrow(pressure)
     contacts_buffer = np.empty((1, CONTACT_FIELDS))
     wf_buffer = np.empty(SCRATCH_FLOATS)
     wi_buffer = np.empty(SCRATCH_INTS, dtype=np.int64)
@@ -252,8 +263,10 @@ def crowd_step(blob, positions, displacements, intents, radii, weights, ox, oy, 
     wf = borrow(wf_buffer)
     wi = borrow(wi_buffer)
     qp = borrow(qp_buffer)
-    neighbours = np.empty(64, dtype=np.int64)
-    pairs = np.empty((64, 4))
+    neighbours_buffer = np.empty(64, dtype=np.int64)
+    pairs_buffer = np.empty((64, 4))
+    neighbours = borrow(neighbours_buffer)
+    pairs = borrow(pairs_buffer)
     scale = max(1.0, abs(ox), abs(oy), abs(ox + nx * size), abs(oy + ny * size))
     extra = separation + dmax
     while True:
@@ -266,13 +279,21 @@ def crowd_step(blob, positions, displacements, intents, radii, weights, ox, oy, 
             dx = displacements[k, 0]
             dy = displacements[k, 1]
             rk = radii[k]
-            move_k = math.sqrt(dx * dx + dy * dy)
+            move_k = moves[k]
             count = 0
             if mode != MODE_GHOST:
                 # 1. Neighbours: agents that could touch this one during the step.
-                count, neighbours = _neighbours(positions, displacements, radii, k,
-                                                move_k + extra, reach, extra, skin, ox, oy,
-                                                size, nx, ny, start, items, neighbours)
+                count = _neighbours(positions, moves, radii, k, move_k + extra, reach, extra,
+                                    skin, ox, oy, size, nx, ny, start, items, neighbours)
+                if count > neighbours.shape[0]:
+                    neighbours_buffer = np.empty(2 * count, dtype=np.int64)
+                    pairs_buffer = np.empty((2 * count, 4))
+                    neighbours = borrow(neighbours_buffer)
+                    pairs = borrow(pairs_buffer)
+                    count = _neighbours(positions, moves, radii, k, move_k + extra, reach,
+                                        extra, skin, ox, oy, size, nx, ny, start, items,
+                                        neighbours)
+            _cell(positions, radii, weights, k, neighbours, count, scale, pairs)
             # 2-3. The wish: asked, making way, separating.
             yx = 0.0
             yy = 0.0
@@ -280,7 +301,9 @@ def crowd_step(blob, positions, displacements, intents, radii, weights, ox, oy, 
             sy = 0.0
             for t in range(count):
                 j = neighbours[t]
-                pnx, pny, gap, _ = _pair(positions, radii, weights, k, j, scale)
+                pnx = pairs[t, 0]
+                pny = pairs[t, 1]
+                gap = pairs[t, 3]
                 if gap < 0.0:
                     part = 1.0 - _share(weights[k], weights[j])
                     sx -= pnx * part * -gap
@@ -312,7 +335,6 @@ def crowd_step(blob, positions, displacements, intents, radii, weights, ox, oy, 
             wy = dy + yy + sy
             # 4. Into the cell, then through the world.
             agent_mode = MODE_SLIDE if mode == MODE_GHOST else mode
-            pairs = _cell(positions, radii, weights, k, neighbours, count, scale, pairs)
             if mode == MODE_BLOCK:
                 ok = _inside_cell(pairs, count, wx, wy, 0.0)
                 vx = wx if ok else 0.0
@@ -353,10 +375,16 @@ def crowd_step(blob, positions, displacements, intents, radii, weights, ox, oy, 
             if mode != MODE_GHOST and moved > move_k + extra:
                 # Went farther than the neighbours were gathered for (a
                 # recovery out of an obstacle): check the agents that far too.
-                far, neighbours = _neighbours(positions, displacements, radii, k, moved,
-                                              reach, extra, skin, ox, oy, size, nx, ny, start,
-                                              items, neighbours)
-                pairs = _cell(positions, radii, weights, k, neighbours, far, scale, pairs)
+                far = _neighbours(positions, moves, radii, k, moved, reach, extra, skin, ox,
+                                  oy, size, nx, ny, start, items, neighbours)
+                if far > neighbours.shape[0]:
+                    neighbours_buffer = np.empty(2 * far, dtype=np.int64)
+                    pairs_buffer = np.empty((2 * far, 4))
+                    neighbours = borrow(neighbours_buffer)
+                    pairs = borrow(pairs_buffer)
+                    far = _neighbours(positions, moves, radii, k, moved, reach, extra, skin,
+                                      ox, oy, size, nx, ny, start, items, neighbours)
+                _cell(positions, radii, weights, k, neighbours, far, scale, pairs)
                 if not _inside_cell(pairs, far, x - px, y - py, 0.25 * skin):
                     x = px
                     y = py
@@ -371,7 +399,8 @@ def crowd_step(blob, positions, displacements, intents, radii, weights, ox, oy, 
             stops[k] = code
             obstacles[k] = hit
     # The borrowed views above must not outlive their buffers.
-    wf_buffer[0] = wi_buffer[0] + contacts_buffer[0, 0] + qp_buffer[0]
+    wf_buffer[0] = wi_buffer[0] + contacts_buffer[0, 0] + qp_buffer[0] + \
+        neighbours_buffer[0] + pairs_buffer[0, 0]
 
 
 @njit(cache=True)
