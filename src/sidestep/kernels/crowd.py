@@ -97,6 +97,21 @@ def grid_agents(positions, cell):
 
 
 @njit(cache=True)
+def cell_order(items, positions, radii, moves):
+    """``(n, 4)``: each agent's ``x, y, r, |d|`` in the grid's order (``items``), so that
+    the agents of a row of cells are read from one run of memory."""
+    n = items.shape[0]
+    packed = np.empty((n, 4))
+    for t in range(n):
+        k = items[t]
+        packed[t, 0] = positions[k, 0]
+        packed[t, 1] = positions[k, 1]
+        packed[t, 2] = radii[k]
+        packed[t, 3] = moves[k]
+    return packed
+
+
+@njit(cache=True, forceinline=True)
 def _share(wi, wj):
     """The part of the gap between two agents the one of weight ``wi`` may take."""
     if math.isinf(wi):
@@ -106,26 +121,14 @@ def _share(wi, wj):
     return wi / (wi + wj)
 
 
-@njit(cache=True)
-def _pair(positions, radii, weights, k, j, scale):
-    """``(nx, ny, gap, bound)`` of agent ``k`` against neighbour ``j`` (see the module)."""
-    dx = positions[j, 0] - positions[k, 0]
-    dy = positions[j, 1] - positions[k, 1]
-    dist = math.sqrt(dx * dx + dy * dy)
-    if dist > 1e-12 * scale:
-        nx = dx / dist
-        ny = dy / dist
-    else:
-        # At the same point: each leaves along its own golden-angle heading,
-        # so the direction from one to the other is fixed by their indices.
-        ex = math.cos(_GOLDEN * j) - math.cos(_GOLDEN * k)
-        ey = math.sin(_GOLDEN * j) - math.sin(_GOLDEN * k)
-        e = math.sqrt(ex * ex + ey * ey)
-        nx = ex / e
-        ny = ey / e
-    gap = dist - radii[k] - radii[j]
-    bound = _share(weights[k], weights[j]) * gap if gap > 0.0 else 0.0
-    return nx, ny, gap, bound
+@njit(cache=True, forceinline=False)
+def _golden(k, j):
+    """The unit vector from agent ``k`` to agent ``j`` at the very same point: each leaves
+    along its own golden-angle heading, so it is fixed by their indices."""
+    ex = math.cos(_GOLDEN * j) - math.cos(_GOLDEN * k)
+    ey = math.sin(_GOLDEN * j) - math.sin(_GOLDEN * k)
+    e = math.sqrt(ex * ex + ey * ey)
+    return ex / e, ey / e
 
 
 @njit(cache=True)
@@ -162,15 +165,13 @@ def _clip_to_cell(pairs, count, wx, wy, slack, qp):
             return 0.0, 0.0, False
 
 
-@njit(cache=True)
-def _neighbours(positions, moves, radii, k, motion, reach, extra, skin, ox, oy, size,
-                nx, ny, start, items, out):
-    """Agents that could touch agent ``k`` if it moves ``motion`` and each of them its
-    ``|d|`` (``moves``) plus ``extra``: their count; the first ``len(out)`` of them go to
-    ``out`` (a larger count means ``out`` was too short: grow it and ask again)."""
-    px = positions[k, 0]
-    py = positions[k, 1]
-    rk = radii[k]
+@njit(cache=True, forceinline=True)
+def _neighbours(packed, items, k, px, py, rk, motion, reach, extra, skin, ox, oy, size, nx, ny,
+                start, out):
+    """Agents that could touch agent ``k`` (at ``p``, radius ``rk``) if it moves ``motion``
+    and each of them its ``|d|`` plus ``extra``: their count; the first ``len(out)`` of
+    them go to ``out`` (a larger count means ``out`` was too short: grow it and ask
+    again). ``packed`` is :func:`cell_order`'s: the cells of a row are one run of it."""
     r = rk + motion + reach + extra + skin
     i0 = max(int((px - r - ox) / size), 0)
     i1 = min(int((px + r - ox) / size), nx - 1)
@@ -179,24 +180,21 @@ def _neighbours(positions, moves, radii, k, motion, reach, extra, skin, ox, oy, 
     capacity = out.shape[0]
     count = 0
     for cj in range(j0, j1 + 1):
-        for ci in range(i0, i1 + 1):
-            c = cj * nx + ci
-            for t in range(start[c], start[c + 1]):
+        row = cj * nx
+        for t in range(start[row + i0], start[row + i1 + 1]):
+            ex = packed[t, 0] - px
+            ey = packed[t, 1] - py
+            within = rk + packed[t, 2] + motion + packed[t, 3] + extra + skin
+            if ex * ex + ey * ey < within * within:
                 j = items[t]
-                if j == k:
-                    continue
-                ex = positions[j, 0] - px
-                ey = positions[j, 1] - py
-                within = rk + radii[j] + motion + moves[j] + extra + skin
-                if ex * ex + ey * ey >= within * within:
-                    continue
-                if count < capacity:
-                    out[count] = j
-                count += 1
+                if j != k:
+                    if count < capacity:
+                        out[count] = j
+                    count += 1
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _inside_cell(pairs, count, vx, vy, tolerance):
     """Whether the motion ``v`` keeps to the cell, give or take ``tolerance`` (the world's
     slide ends a rounding or a skin off the line it was asked for). The allowance
@@ -209,20 +207,41 @@ def _inside_cell(pairs, count, vx, vy, tolerance):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _cell(positions, radii, weights, k, neighbours, count, scale, pairs):
-    """Each neighbour's ``nx, ny, bound, gap`` into ``pairs`` (at least ``count`` rows)."""
+    """Agent ``k``'s half-plane against each of its neighbours: ``pairs[t]`` (at least
+    ``count`` rows) is ``nx, ny, bound, gap`` (see the module) for ``neighbours[t]``."""
+    coincident = False
+    px = positions[k, 0]
+    py = positions[k, 1]
+    rk = radii[k]
+    wk = weights[k]
     for t in range(count):
-        nx, ny, gap, bound = _pair(positions, radii, weights, k, neighbours[t], scale)
-        pairs[t, 0] = nx
-        pairs[t, 1] = ny
-        pairs[t, 2] = bound
+        j = neighbours[t]
+        dx = positions[j, 0] - px
+        dy = positions[j, 1] - py
+        dist = math.sqrt(dx * dx + dy * dy)
+        if dist > 1e-12 * scale:
+            pairs[t, 0] = dx / dist
+            pairs[t, 1] = dy / dist
+        else:
+            pairs[t, 0] = 0.0
+            pairs[t, 1] = 0.0
+            coincident = True
+        gap = dist - rk - radii[j]
+        pairs[t, 2] = _share(wk, weights[j]) * gap if gap > 0.0 else 0.0
         pairs[t, 3] = gap
+    if coincident:
+        # Apart from this branch, so that the sines are not worked out ahead for
+        # every agent.
+        for t in range(count):
+            if pairs[t, 0] == 0.0 and pairs[t, 1] == 0.0:
+                pairs[t, 0], pairs[t, 1] = _golden(k, neighbours[t])
 
 
 @njit(cache=True, nogil=True)
 def crowd_step(blob, positions, displacements, moves, intents, radii, weights, ox, oy, size,
-               nx, ny, start, items, reach, dmax, mode, separation, skin, margin, slack,
+               nx, ny, start, items, packed, reach, dmax, mode, separation, skin, margin, slack,
                min_motion, max_iterations, out, stops, obstacles, pressure, queue):
     """One step of every agent whose row is taken from ``queue`` (see the module).
 
@@ -230,8 +249,8 @@ def crowd_step(blob, positions, displacements, moves, intents, radii, weights, o
     each displacement), ``intents (n, 2)`` (each agent's displacement plus
     what its last step left of its wish: the pressure its neighbours make
     way for), ``radii``, ``weights (n,)``; the grid of :func:`grid_agents`
-    over the positions; ``reach`` the largest ``r + |d|`` of any agent,
-    ``dmax`` the largest ``|d|``. An agent's motion is at most ``|d| +
+    over the positions and :func:`cell_order`'s ``packed``; ``reach`` the
+    largest ``r + |d|`` of any agent, ``dmax`` the largest ``|d|``. An agent's motion is at most ``|d| +
     separation + dmax`` (making way is capped at ``dmax``), so neighbours are
     the agents that could touch it moving that far. Writes each agent's end
     to ``out (n, 2)``, its stop code to ``stops`` and the first obstacle it
@@ -243,37 +262,60 @@ def crowd_step(blob, positions, displacements, moves, intents, radii, weights, o
     between cores.
     """
     world = unpack_world(blob)
-    positions = borrow(positions)
-    displacements = borrow(displacements)
-    moves = borrow(moves)
-    intents = borrow(intents)
-    radii = borrow(radii)
-    weights = borrow(weights)
-    start = borrow(start)
-    items = borrow(items)
-    out = borrow(out)
-    stops = borrow(stops)
-    obstacles = borrow(obstacles)
-    pressure = borrow(pressure)
     contacts_buffer = np.empty((1, CONTACT_FIELDS))
     wf_buffer = np.empty(SCRATCH_FLOATS)
     wi_buffer = np.empty(SCRATCH_INTS, dtype=np.int64)
     qp_buffer = np.empty(3 * ACTIVE)
-    contacts = borrow(contacts_buffer)
-    wf = borrow(wf_buffer)
-    wi = borrow(wi_buffer)
-    qp = borrow(qp_buffer)
+    pending = np.zeros(2, dtype=np.int64)
     neighbours_buffer = np.empty(64, dtype=np.int64)
     pairs_buffer = np.empty((64, 4))
-    neighbours = borrow(neighbours_buffer)
-    pairs = borrow(pairs_buffer)
+    needed = 0
+    while True:
+        if needed > neighbours_buffer.shape[0]:
+            # An agent has more neighbours than the buffers hold: grow them
+            # and take it again (an agent's answer depends on nothing else).
+            neighbours_buffer = np.empty(2 * needed, dtype=np.int64)
+            pairs_buffer = np.empty((2 * needed, 4))
+        needed = _step_rows(world, borrow(positions), borrow(displacements), borrow(moves),
+                            borrow(intents), borrow(radii), borrow(weights), ox, oy, size,
+                            nx, ny, borrow(start), borrow(items), borrow(packed), reach,
+                            dmax, mode, separation, skin, margin, slack, min_motion,
+                            max_iterations, borrow(out), borrow(stops), borrow(obstacles),
+                            borrow(pressure), borrow(contacts_buffer), borrow(wf_buffer),
+                            borrow(wi_buffer), borrow(qp_buffer), borrow(neighbours_buffer),
+                            borrow(pairs_buffer), pending, queue)
+        if needed == 0:
+            break
+    # The borrowed views above must not outlive their buffers.
+    wf_buffer[0] = wi_buffer[0] + contacts_buffer[0, 0] + qp_buffer[0] + \
+        neighbours_buffer[0] + pairs_buffer[0, 0]
+
+
+@njit(cache=True, forceinline=False)
+def _step_rows(world, positions, displacements, moves, intents, radii, weights, ox, oy, size,
+               nx, ny, start, items, packed, reach, dmax, mode, separation, skin, margin, slack,
+               min_motion, max_iterations, out, stops, obstacles, pressure, contacts, wf, wi, qp,
+               neighbours, pairs, pending, queue):
+    """:func:`crowd_step`'s work: the rows ``pending [first, stop)`` left by the last
+    call, then rows from ``queue`` until none are left (returns 0). An agent with more
+    neighbours than ``neighbours`` holds is left undone with the rest of its chunk
+    in ``pending``, and their count returned: the caller grows the buffers (here they
+    are never replaced, so the loop over the agents counts no references)."""
     scale = max(1.0, abs(ox), abs(oy), abs(ox + nx * size), abs(oy + ny * size))
     extra = separation + dmax
     while True:
-        first, stop = next_rows(queue)
-        if first >= stop:
-            break
-        for k in range(first, stop):
+        if pending[0] < pending[1]:
+            first = pending[0]
+            stop = pending[1]
+            pending[0] = 0
+            pending[1] = 0
+        else:
+            first, stop = next_rows(queue)
+            if first >= stop:
+                return 0
+        for row in range(first, stop):
+            # In the grid's order: neighbours of one agent are the next one's too.
+            k = items[row]
             px = positions[k, 0]
             py = positions[k, 1]
             dx = displacements[k, 0]
@@ -283,16 +325,12 @@ def crowd_step(blob, positions, displacements, moves, intents, radii, weights, o
             count = 0
             if mode != MODE_GHOST:
                 # 1. Neighbours: agents that could touch this one during the step.
-                count = _neighbours(positions, moves, radii, k, move_k + extra, reach, extra,
-                                    skin, ox, oy, size, nx, ny, start, items, neighbours)
+                count = _neighbours(packed, items, k, px, py, rk, move_k + extra, reach, extra,
+                                    skin, ox, oy, size, nx, ny, start, neighbours)
                 if count > neighbours.shape[0]:
-                    neighbours_buffer = np.empty(2 * count, dtype=np.int64)
-                    pairs_buffer = np.empty((2 * count, 4))
-                    neighbours = borrow(neighbours_buffer)
-                    pairs = borrow(pairs_buffer)
-                    count = _neighbours(positions, moves, radii, k, move_k + extra, reach,
-                                        extra, skin, ox, oy, size, nx, ny, start, items,
-                                        neighbours)
+                    pending[0] = row
+                    pending[1] = stop
+                    return count
             _cell(positions, radii, weights, k, neighbours, count, scale, pairs)
             # 2-3. The wish: asked, making way, separating.
             yx = 0.0
@@ -375,15 +413,12 @@ def crowd_step(blob, positions, displacements, moves, intents, radii, weights, o
             if mode != MODE_GHOST and moved > move_k + extra:
                 # Went farther than the neighbours were gathered for (a
                 # recovery out of an obstacle): check the agents that far too.
-                far = _neighbours(positions, moves, radii, k, moved, reach, extra, skin, ox,
-                                  oy, size, nx, ny, start, items, neighbours)
+                far = _neighbours(packed, items, k, px, py, rk, moved, reach, extra, skin,
+                                  ox, oy, size, nx, ny, start, neighbours)
                 if far > neighbours.shape[0]:
-                    neighbours_buffer = np.empty(2 * far, dtype=np.int64)
-                    pairs_buffer = np.empty((2 * far, 4))
-                    neighbours = borrow(neighbours_buffer)
-                    pairs = borrow(pairs_buffer)
-                    far = _neighbours(positions, moves, radii, k, moved, reach, extra, skin,
-                                      ox, oy, size, nx, ny, start, items, neighbours)
+                    pending[0] = row
+                    pending[1] = stop
+                    return far
                 _cell(positions, radii, weights, k, neighbours, far, scale, pairs)
                 if not _inside_cell(pairs, far, x - px, y - py, 0.25 * skin):
                     x = px
@@ -398,9 +433,6 @@ def crowd_step(blob, positions, displacements, moves, intents, radii, weights, o
             pressure[k, 1] = 0.5 * (wy - (y - py))
             stops[k] = code
             obstacles[k] = hit
-    # The borrowed views above must not outlive their buffers.
-    wf_buffer[0] = wi_buffer[0] + contacts_buffer[0, 0] + qp_buffer[0] + \
-        neighbours_buffer[0] + pairs_buffer[0, 0]
 
 
 @njit(cache=True)
