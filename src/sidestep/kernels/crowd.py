@@ -97,10 +97,22 @@ def grid_agents(positions, cell):
 
 
 @njit(cache=True)
-def cell_order(items, positions, radii, moves):
-    """``(n, 4)``: each agent's ``x, y, r, |d|`` in the grid's order (``items``), so that
-    the agents of a row of cells are read from one run of memory."""
+def cell_order(start, items, positions, radii, moves):
+    """Sorts each cell's agents by ``x`` (then index) in ``items`` (in place) and returns
+    ``(n, 4)``: each agent's ``x, y, r, |d|`` in that order. The cells of a row of the
+    grid then make one run of memory sorted by ``x``: a neighbour search reads just the
+    part of it within reach."""
     n = items.shape[0]
+    for c in range(start.shape[0] - 1):
+        for t in range(start[c] + 1, start[c + 1]):
+            k = items[t]
+            x = positions[k, 0]
+            u = t
+            while u > start[c] and (positions[items[u - 1], 0] > x or (
+                    positions[items[u - 1], 0] == x and items[u - 1] > k)):
+                items[u] = items[u - 1]
+                u -= 1
+            items[u] = k
     packed = np.empty((n, 4))
     for t in range(n):
         k = items[t]
@@ -167,30 +179,45 @@ def _clip_to_cell(pairs, count, wx, wy, slack, qp):
 
 @njit(cache=True, forceinline=True)
 def _neighbours(packed, items, k, px, py, rk, motion, reach, extra, skin, ox, oy, size, nx, ny,
-                start, out):
+                start, scale, out):
     """Agents that could touch agent ``k`` (at ``p``, radius ``rk``) if it moves ``motion``
     and each of them its ``|d|`` plus ``extra``: their count; the first ``len(out)`` of
     them go to ``out`` (a larger count means ``out`` was too short: grow it and ask
-    again). ``packed`` is :func:`cell_order`'s: the cells of a row are one run of it."""
+    again). ``packed`` is :func:`cell_order`'s: each row of cells within reach is read
+    from the first agent within reach along ``x`` to the last."""
     r = rk + motion + reach + extra + skin
     i0 = max(int((px - r - ox) / size), 0)
     i1 = min(int((px + r - ox) / size), nx - 1)
     j0 = max(int((py - r - oy) / size), 0)
     j1 = min(int((py + r - oy) / size), ny - 1)
+    # Rounding (of the sums below) is covered by this much more.
+    lo = px - r - 1e-9 * scale
+    hi = px + r + 1e-9 * scale
     capacity = out.shape[0]
     count = 0
     for cj in range(j0, j1 + 1):
-        row = cj * nx
-        for t in range(start[row + i0], start[row + i1 + 1]):
-            ex = packed[t, 0] - px
+        first = start[cj * nx + i0]
+        last = start[cj * nx + i1 + 1]
+        roomy = count + last - first <= capacity
+        for t in range(first, last):
+            x = packed[t, 0]
+            if x < lo:
+                continue
+            if x > hi:
+                break
+            ex = x - px
             ey = packed[t, 1] - py
             within = rk + packed[t, 2] + motion + packed[t, 3] + extra + skin
-            if ex * ex + ey * ey < within * within:
-                j = items[t]
-                if j != k:
-                    if count < capacity:
-                        out[count] = j
-                    count += 1
+            j = items[t]
+            near = ex * ex + ey * ey < within * within and j != k
+            if roomy:
+                # No branch on ``near`` (it is a coin toss): write, then count or not.
+                out[count] = j
+                count += np.int64(near)
+            elif near:
+                if count < capacity:
+                    out[count] = j
+                count += 1
     return count
 
 
@@ -326,7 +353,7 @@ def _step_rows(world, positions, displacements, moves, intents, radii, weights, 
             if mode != MODE_GHOST:
                 # 1. Neighbours: agents that could touch this one during the step.
                 count = _neighbours(packed, items, k, px, py, rk, move_k + extra, reach, extra,
-                                    skin, ox, oy, size, nx, ny, start, neighbours)
+                                    skin, ox, oy, size, nx, ny, start, scale, neighbours)
                 if count > neighbours.shape[0]:
                     pending[0] = row
                     pending[1] = stop
@@ -414,7 +441,7 @@ def _step_rows(world, positions, displacements, moves, intents, radii, weights, 
                 # Went farther than the neighbours were gathered for (a
                 # recovery out of an obstacle): check the agents that far too.
                 far = _neighbours(packed, items, k, px, py, rk, moved, reach, extra, skin,
-                                  ox, oy, size, nx, ny, start, neighbours)
+                                  ox, oy, size, nx, ny, start, scale, neighbours)
                 if far > neighbours.shape[0]:
                     pending[0] = row
                     pending[1] = stop
