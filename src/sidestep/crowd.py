@@ -219,10 +219,12 @@ class Crowd:
         stops = np.empty(n, dtype=np.int64)
         obstacles = np.empty(n, dtype=np.int64)
         pressure = np.zeros((n, 2))
-        packed = _kc.cell_order(grid[-2], grid[-1], p, self._radii, moves)
-        run_rows(_kc.crowd_step, n, world._store.pack(), p, d, moves, intents, self._radii,
-                 self._weights, *grid, packed, reach, dmax, code, separation, skin, margin,
-                 slack, min_motion, world._max_iterations, out, stops, obstacles, pressure)
+        ox, oy, size, nx, ny, start, items = grid
+        packed, rest = _kc.cell_order(start, items, p, self._radii, moves, self._weights, d,
+                                      intents)
+        run_rows(_kc.crowd_step, n, world._store.pack(), packed, rest, items, start, ox, oy,
+                 size, nx, ny, reach, dmax, code, separation, skin, margin, slack, min_motion,
+                 world._max_iterations, out, stops, obstacles, pressure)
         self._positions = out
         self._pressure = pressure
         return CrowdStep(self._ids.copy(), out.copy(), obstacles, stops, self._radii.copy(),

@@ -97,22 +97,13 @@ def grid_agents(positions, cell):
 
 
 @njit(cache=True)
-def cell_order(start, items, positions, radii, moves):
+def cell_order(start, items, positions, radii, moves, weights, displacements, intents):
     """Sorts each cell's agents by ``x`` (then index) in ``items`` (in place) and returns
-    ``(n, 4)``: each agent's ``x, y, r, |d|`` in that order. The cells of a row of the
-    grid then make one run of memory sorted by ``x``: a neighbour search reads just the
-    part of it within reach."""
+    the agents in that order: ``packed (n, 4)``, each one's ``x, y, r, |d|``, and ``rest
+    (n, 5)``, its ``weight, dx, dy`` and intent ``ix, iy``. The cells of a row of the grid
+    then make one run of memory sorted by ``x`` (a neighbour search reads just the part
+    of it within reach), and the neighbours of an agent lie near it in memory."""
     n = items.shape[0]
-    for c in range(start.shape[0] - 1):
-        for t in range(start[c] + 1, start[c + 1]):
-            k = items[t]
-            x = positions[k, 0]
-            u = t
-            while u > start[c] and (positions[items[u - 1], 0] > x or (
-                    positions[items[u - 1], 0] == x and items[u - 1] > k)):
-                items[u] = items[u - 1]
-                u -= 1
-            items[u] = k
     packed = np.empty((n, 4))
     for t in range(n):
         k = items[t]
@@ -120,7 +111,38 @@ def cell_order(start, items, positions, radii, moves):
         packed[t, 1] = positions[k, 1]
         packed[t, 2] = radii[k]
         packed[t, 3] = moves[k]
-    return packed
+    for c in range(start.shape[0] - 1):
+        first = start[c]
+        for t in range(first + 1, start[c + 1]):
+            # Insertion: a cell holds a handful of agents.
+            k = items[t]
+            x = packed[t, 0]
+            u = t
+            while u > first and (packed[u - 1, 0] > x or (packed[u - 1, 0] == x
+                                                           and items[u - 1] > k)):
+                u -= 1
+            if u < t:
+                y = packed[t, 1]
+                r = packed[t, 2]
+                m = packed[t, 3]
+                for v in range(t, u, -1):
+                    items[v] = items[v - 1]
+                    for f in range(4):
+                        packed[v, f] = packed[v - 1, f]
+                items[u] = k
+                packed[u, 0] = x
+                packed[u, 1] = y
+                packed[u, 2] = r
+                packed[u, 3] = m
+    rest = np.empty((n, 5))
+    for t in range(n):
+        k = items[t]
+        rest[t, 0] = weights[k]
+        rest[t, 1] = displacements[k, 0]
+        rest[t, 2] = displacements[k, 1]
+        rest[t, 3] = intents[k, 0]
+        rest[t, 4] = intents[k, 1]
+    return packed, rest
 
 
 @njit(cache=True, forceinline=True)
@@ -178,12 +200,12 @@ def _clip_to_cell(pairs, count, wx, wy, slack, qp):
 
 
 @njit(cache=True, forceinline=True)
-def _neighbours(packed, items, k, px, py, rk, motion, reach, extra, skin, ox, oy, size, nx, ny,
+def _neighbours(packed, row, px, py, rk, motion, reach, extra, skin, ox, oy, size, nx, ny,
                 start, scale, out):
-    """Agents that could touch agent ``k`` (at ``p``, radius ``rk``) if it moves ``motion``
-    and each of them its ``|d|`` plus ``extra``: their count; the first ``len(out)`` of
-    them go to ``out`` (a larger count means ``out`` was too short: grow it and ask
-    again). ``packed`` is :func:`cell_order`'s: each row of cells within reach is read
+    """Agents that could touch the agent of ``packed[row]`` (at ``p``, radius ``rk``) if it
+    moves ``motion`` and each of them its ``|d|`` plus ``extra``: their count; the first
+    ``len(out)`` of them (their rows of ``packed``) go to ``out`` (a larger count means
+    ``out`` was too short: grow it and ask again). ``packed`` is :func:`cell_order`'s: each row of cells within reach is read
     from the first agent within reach along ``x`` to the last."""
     r = rk + motion + reach + extra + skin
     i0 = max(int((px - r - ox) / size), 0)
@@ -208,15 +230,14 @@ def _neighbours(packed, items, k, px, py, rk, motion, reach, extra, skin, ox, oy
             ex = x - px
             ey = packed[t, 1] - py
             within = rk + packed[t, 2] + motion + packed[t, 3] + extra + skin
-            j = items[t]
-            near = ex * ex + ey * ey < within * within and j != k
+            near = ex * ex + ey * ey < within * within and t != row
             if roomy:
                 # No branch on ``near`` (it is a coin toss): write, then count or not.
-                out[count] = j
+                out[count] = t
                 count += np.int64(near)
             elif near:
                 if count < capacity:
-                    out[count] = j
+                    out[count] = t
                 count += 1
     return count
 
@@ -235,18 +256,19 @@ def _inside_cell(pairs, count, vx, vy, tolerance):
 
 
 @njit(cache=True, forceinline=True)
-def _cell(positions, radii, weights, k, neighbours, count, scale, pairs):
-    """Agent ``k``'s half-plane against each of its neighbours: ``pairs[t]`` (at least
-    ``count`` rows) is ``nx, ny, bound, gap`` (see the module) for ``neighbours[t]``."""
+def _cell(packed, rest, items, row, neighbours, count, scale, pairs):
+    """The half-plane of the agent of ``packed[row]`` against each of its neighbours:
+    ``pairs[t]`` (at least ``count`` rows) is ``nx, ny, bound, gap`` (see the module) for
+    ``packed[neighbours[t]]`` (:func:`cell_order`'s rows)."""
     coincident = False
-    px = positions[k, 0]
-    py = positions[k, 1]
-    rk = radii[k]
-    wk = weights[k]
+    px = packed[row, 0]
+    py = packed[row, 1]
+    rk = packed[row, 2]
+    wk = rest[row, 0]
     for t in range(count):
         j = neighbours[t]
-        dx = positions[j, 0] - px
-        dy = positions[j, 1] - py
+        dx = packed[j, 0] - px
+        dy = packed[j, 1] - py
         dist = math.sqrt(dx * dx + dy * dy)
         if dist > 1e-12 * scale:
             pairs[t, 0] = dx / dist
@@ -255,38 +277,39 @@ def _cell(positions, radii, weights, k, neighbours, count, scale, pairs):
             pairs[t, 0] = 0.0
             pairs[t, 1] = 0.0
             coincident = True
-        gap = dist - rk - radii[j]
-        pairs[t, 2] = _share(wk, weights[j]) * gap if gap > 0.0 else 0.0
+        gap = dist - rk - packed[j, 2]
+        pairs[t, 2] = _share(wk, rest[j, 0]) * gap if gap > 0.0 else 0.0
         pairs[t, 3] = gap
     if coincident:
         # Apart from this branch, so that the sines are not worked out ahead for
         # every agent.
         for t in range(count):
             if pairs[t, 0] == 0.0 and pairs[t, 1] == 0.0:
-                pairs[t, 0], pairs[t, 1] = _golden(k, neighbours[t])
+                pairs[t, 0], pairs[t, 1] = _golden(items[row], items[neighbours[t]])
 
 
 @njit(cache=True, nogil=True)
-def crowd_step(blob, positions, displacements, moves, intents, radii, weights, ox, oy, size,
-               nx, ny, start, items, packed, reach, dmax, mode, separation, skin, margin, slack,
-               min_motion, max_iterations, out, stops, obstacles, pressure, queue):
+def crowd_step(blob, packed, rest, items, start, ox, oy, size, nx, ny, reach, dmax, mode,
+               separation, skin, margin, slack, min_motion, max_iterations, out, stops,
+               obstacles, pressure, queue):
     """One step of every agent whose row is taken from ``queue`` (see the module).
 
-    ``positions``, ``displacements (n, 2)``, ``moves (n,)`` (the length of
-    each displacement), ``intents (n, 2)`` (each agent's displacement plus
-    what its last step left of its wish: the pressure its neighbours make
-    way for), ``radii``, ``weights (n,)``; the grid of :func:`grid_agents`
-    over the positions and :func:`cell_order`'s ``packed``; ``reach`` the
-    largest ``r + |d|`` of any agent, ``dmax`` the largest ``|d|``. An agent's motion is at most ``|d| +
+    The agents come in the order of the grid of :func:`grid_agents` over
+    their positions (``items``, ``start``, ``ox, oy, size, nx, ny``), as
+    :func:`cell_order` gives them: ``packed (n, 4)`` their ``x, y, r, |d|``,
+    ``rest (n, 5)`` their weight, displacement and intent (the displacement
+    plus what the last step left of the wish: the pressure the neighbours
+    make way for). ``reach`` is the largest ``r + |d|`` of any agent,
+    ``dmax`` the largest ``|d|``. An agent's motion is at most ``|d| +
     separation + dmax`` (making way is capped at ``dmax``), so neighbours are
-    the agents that could touch it moving that far. Writes each agent's end
-    to ``out (n, 2)``, its stop code to ``stops`` and the first obstacle it
-    touched (-1: none) to ``obstacles``, and half of what it did not get of
-    its wish to ``pressure (n, 2)``. Releases the GIL; a row's result does
-    not depend on which thread took it. Every array is read through a
-    borrowed view (:mod:`~sidestep.kernels.borrow`): the threads share
-    them, and counting references on them would bounce their cache lines
-    between cores.
+    the agents that could touch it moving that far. Writes, by agent index
+    (``items[row]``), each agent's end to ``out (n, 2)``, its stop code to
+    ``stops`` and the first obstacle it touched (-1: none) to ``obstacles``,
+    and half of what it did not get of its wish to ``pressure (n, 2)``.
+    Releases the GIL; a row's result does not depend on which thread took
+    it. Every array is read through a borrowed view
+    (:mod:`~sidestep.kernels.borrow`): the threads share them, and counting
+    references on them would bounce their cache lines between cores.
     """
     world = unpack_world(blob)
     contacts_buffer = np.empty((1, CONTACT_FIELDS))
@@ -303,9 +326,8 @@ def crowd_step(blob, positions, displacements, moves, intents, radii, weights, o
             # and take it again (an agent's answer depends on nothing else).
             neighbours_buffer = np.empty(2 * needed, dtype=np.int64)
             pairs_buffer = np.empty((2 * needed, 4))
-        needed = _step_rows(world, borrow(positions), borrow(displacements), borrow(moves),
-                            borrow(intents), borrow(radii), borrow(weights), ox, oy, size,
-                            nx, ny, borrow(start), borrow(items), borrow(packed), reach,
+        needed = _step_rows(world, borrow(packed), borrow(rest), borrow(items),
+                            borrow(start), ox, oy, size, nx, ny, reach,
                             dmax, mode, separation, skin, margin, slack, min_motion,
                             max_iterations, borrow(out), borrow(stops), borrow(obstacles),
                             borrow(pressure), borrow(contacts_buffer), borrow(wf_buffer),
@@ -319,10 +341,9 @@ def crowd_step(blob, positions, displacements, moves, intents, radii, weights, o
 
 
 @njit(cache=True, forceinline=False)
-def _step_rows(world, positions, displacements, moves, intents, radii, weights, ox, oy, size,
-               nx, ny, start, items, packed, reach, dmax, mode, separation, skin, margin, slack,
-               min_motion, max_iterations, out, stops, obstacles, pressure, contacts, wf, wi, qp,
-               neighbours, pairs, pending, queue):
+def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, dmax, mode,
+               separation, skin, margin, slack, min_motion, max_iterations, out, stops,
+               obstacles, pressure, contacts, wf, wi, qp, neighbours, pairs, pending, queue):
     """:func:`crowd_step`'s work: the rows ``pending [first, stop)`` left by the last
     call, then rows from ``queue`` until none are left (returns 0). An agent with more
     neighbours than ``neighbours`` holds is left undone with the rest of its chunk
@@ -342,23 +363,23 @@ def _step_rows(world, positions, displacements, moves, intents, radii, weights, 
                 return 0
         for row in range(first, stop):
             # In the grid's order: neighbours of one agent are the next one's too.
-            k = items[row]
-            px = positions[k, 0]
-            py = positions[k, 1]
-            dx = displacements[k, 0]
-            dy = displacements[k, 1]
-            rk = radii[k]
-            move_k = moves[k]
+            px = packed[row, 0]
+            py = packed[row, 1]
+            rk = packed[row, 2]
+            move_k = packed[row, 3]
+            wk = rest[row, 0]
+            dx = rest[row, 1]
+            dy = rest[row, 2]
             count = 0
             if mode != MODE_GHOST:
                 # 1. Neighbours: agents that could touch this one during the step.
-                count = _neighbours(packed, items, k, px, py, rk, move_k + extra, reach, extra,
-                                    skin, ox, oy, size, nx, ny, start, scale, neighbours)
+                count = _neighbours(packed, row, px, py, rk, move_k + extra, reach, extra, skin,
+                                    ox, oy, size, nx, ny, start, scale, neighbours)
                 if count > neighbours.shape[0]:
                     pending[0] = row
                     pending[1] = stop
                     return count
-            _cell(positions, radii, weights, k, neighbours, count, scale, pairs)
+            _cell(packed, rest, items, row, neighbours, count, scale, pairs)
             # 2-3. The wish: asked, making way, separating.
             yx = 0.0
             yy = 0.0
@@ -370,16 +391,16 @@ def _step_rows(world, positions, displacements, moves, intents, radii, weights, 
                 pny = pairs[t, 1]
                 gap = pairs[t, 3]
                 if gap < 0.0:
-                    part = 1.0 - _share(weights[k], weights[j])
+                    part = 1.0 - _share(wk, rest[j, 0])
                     sx -= pnx * part * -gap
                     sy -= pny * part * -gap
                 # j heading into k beyond its share of the gap (by its
                 # displacement, or by the pressure of what it did not get
                 # last step): k makes way.
-                allowed = _share(weights[j], weights[k]) * max(gap, 0.0)
-                into = -(displacements[j, 0] * pnx + displacements[j, 1] * pny) - allowed
-                pressed = -(intents[j, 0] * pnx + intents[j, 1] * pny) - allowed
-                give = 1.0 - _share(weights[k], weights[j])
+                allowed = _share(rest[j, 0], wk) * max(gap, 0.0)
+                into = -(rest[j, 1] * pnx + rest[j, 2] * pny) - allowed
+                pressed = -(rest[j, 3] * pnx + rest[j, 4] * pny) - allowed
+                give = 1.0 - _share(wk, rest[j, 0])
                 if into > 0.0:
                     yx -= pnx * into * give
                     yy -= pny * into * give
@@ -440,18 +461,19 @@ def _step_rows(world, positions, displacements, moves, intents, radii, weights, 
             if mode != MODE_GHOST and moved > move_k + extra:
                 # Went farther than the neighbours were gathered for (a
                 # recovery out of an obstacle): check the agents that far too.
-                far = _neighbours(packed, items, k, px, py, rk, moved, reach, extra, skin,
-                                  ox, oy, size, nx, ny, start, scale, neighbours)
+                far = _neighbours(packed, row, px, py, rk, moved, reach, extra, skin, ox, oy,
+                                  size, nx, ny, start, scale, neighbours)
                 if far > neighbours.shape[0]:
                     pending[0] = row
                     pending[1] = stop
                     return far
-                _cell(positions, radii, weights, k, neighbours, far, scale, pairs)
+                _cell(packed, rest, items, row, neighbours, far, scale, pairs)
                 if not _inside_cell(pairs, far, x - px, y - py, 0.25 * skin):
                     x = px
                     y = py
                     code = STOP_BLOCKED
                     hit = -1
+            k = items[row]
             out[k, 0] = x
             out[k, 1] = y
             # Half of what the wish did not get presses on next step: the
