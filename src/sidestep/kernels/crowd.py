@@ -148,6 +148,8 @@ def cell_order(start, items, positions, radii, moves, weights, displacements, in
 @njit(cache=True, forceinline=True)
 def _share(wi, wj):
     """The part of the gap between two agents the one of weight ``wi`` may take."""
+    if wi == wj:
+        return 0.5              # as wi / (wi + wj), exactly, without the division
     if math.isinf(wi):
         return 0.5 if math.isinf(wj) else 1.0
     if math.isinf(wj):
@@ -390,23 +392,21 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
                 pnx = pairs[t, 0]
                 pny = pairs[t, 1]
                 gap = pairs[t, 3]
-                if gap < 0.0:
-                    part = 1.0 - _share(wk, rest[j, 0])
-                    sx -= pnx * part * -gap
-                    sy -= pny * part * -gap
+                # Without branches (each is a coin toss): a term that does not
+                # apply adds zero.
+                give = 1.0 - _share(wk, rest[j, 0])
+                sx -= pnx * give * max(-gap, 0.0)
+                sy -= pny * give * max(-gap, 0.0)
                 # j heading into k beyond its share of the gap (by its
                 # displacement, or by the pressure of what it did not get
                 # last step): k makes way.
                 allowed = _share(rest[j, 0], wk) * max(gap, 0.0)
-                into = -(rest[j, 1] * pnx + rest[j, 2] * pny) - allowed
+                into = max(-(rest[j, 1] * pnx + rest[j, 2] * pny) - allowed, 0.0)
                 pressed = -(rest[j, 3] * pnx + rest[j, 4] * pny) - allowed
-                give = 1.0 - _share(wk, rest[j, 0])
-                if into > 0.0:
-                    yx -= pnx * into * give
-                    yy -= pny * into * give
-                if pressed > max(into, 0.0):
-                    sx -= pnx * (pressed - max(into, 0.0)) * give
-                    sy -= pny * (pressed - max(into, 0.0)) * give
+                yx -= pnx * into * give
+                yy -= pny * into * give
+                sx -= pnx * max(pressed - into, 0.0) * give
+                sy -= pny * max(pressed - into, 0.0) * give
             # Separating and pressure: at most `separation`; making way for
             # displacements: at most the largest displacement.
             s = math.sqrt(sx * sx + sy * sy)
