@@ -6,6 +6,10 @@ One step moves every agent at once, each from where all of them started
 1. **Neighbours**: a uniform grid over the agents' start positions
    (:func:`grid_agents`); two agents are neighbours when they could touch
    during the step (``|p_j - p_i| < r_i + r_j + |d_i| + |d_j| + skin``).
+   The step reads the agents in the grid's order, each cell's sorted by
+   ``x`` (:func:`cell_order`): the cells of a row are one run of memory
+   sorted by ``x``, so a search reads a row only within reach, and an
+   agent's neighbours lie near it in memory.
 2. **Cells**: the gap ``g`` between two neighbours is shared between them by
    weight: agent ``i`` may advance towards ``j`` by at most ``w_i / (w_i +
    w_j)`` of it (half each for equal weights, all of it for an agent of
