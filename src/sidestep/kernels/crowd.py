@@ -211,8 +211,9 @@ def _neighbours(packed, row, px, py, rk, motion, reach, extra, skin, ox, oy, siz
     """Agents that could touch the agent of ``packed[row]`` (at ``p``, radius ``rk``) if it
     moves ``motion`` and each of them its ``|d|`` plus ``extra``: their count; the first
     ``len(out)`` of them (their rows of ``packed``) go to ``out`` (a larger count means
-    ``out`` was too short: grow it and ask again). ``packed`` is :func:`cell_order`'s: each row of cells within reach is read
-    from the first agent within reach along ``x`` to the last."""
+    ``out`` was too short: grow it and ask again). ``packed`` is :func:`cell_order`'s:
+    each row of cells within reach is read from the first agent within reach along ``x``
+    to the last."""
     r = rk + motion + reach + extra + skin
     i0 = max(int((px - r - ox) / size), 0)
     i1 = min(int((px + r - ox) / size), nx - 1)
