@@ -46,11 +46,17 @@ class CrowdStep:
     positions: FloatArray
     #: ``(n,) int64``: the first obstacle each one touched (-1: none).
     obstacle: IntArray
-    #: ``(n,)`` str (an object array): why each one's move ended, as
-    #: :attr:`sidestep.Move.stop`; ``"blocked"`` also when its neighbours left it no way.
-    stop: NDArray[np.object_]
+    _stops: IntArray = field(repr=False)
     _radii: FloatArray | None = field(repr=False, default=None)
     _gap: float = field(repr=False, default=0.0)
+
+    @cached_property
+    def stop(self) -> NDArray[np.object_]:
+        """``(n,)`` str (an object array): why each one's move ended, as
+        :attr:`sidestep.Move.stop`; ``"blocked"`` also when its neighbours left it no way
+        (named on first read)."""
+        names: NDArray[np.object_] = _STOP_NAMES[self._stops]
+        return names
 
     @cached_property
     def touching(self) -> IntArray:
@@ -202,7 +208,7 @@ class Crowd:
         world = self._world
         p = self._positions
         intents = d + self._pressure
-        moves = np.sqrt((d * d).sum(axis=1))
+        moves = np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])
         reach = float((self._radii + moves).max()) if n else 0.0
         dmax = float(moves.max()) if n else 0.0
         skin, margin, slack, min_motion = world._tolerances()
@@ -213,14 +219,16 @@ class Crowd:
         stops = np.empty(n, dtype=np.int64)
         obstacles = np.empty(n, dtype=np.int64)
         pressure = np.zeros((n, 2))
-        run_rows(_kc.crowd_step, n, world._store.pack(), p, d, intents, self._radii,
-                 self._weights,
-                 *grid, reach, dmax, code, separation, skin, margin, slack, min_motion,
+        ox, oy, size, nx, ny, start, items = grid
+        packed, rest = _kc.cell_order(start, items, p, self._radii, moves, self._weights, d,
+                                      intents)
+        run_rows(_kc.crowd_step, n, world._store.pack(), packed, rest, items, start, ox, oy,
+                 size, nx, ny, reach, dmax, code, separation, skin, margin, slack, min_motion,
                  world._max_iterations, out, stops, obstacles, pressure)
         self._positions = out
         self._pressure = pressure
-        return CrowdStep(self._ids.copy(), out.copy(), obstacles, _STOP_NAMES[stops],
-                         self._radii.copy(), 2.0 * skin)
+        return CrowdStep(self._ids.copy(), out.copy(), obstacles, stops, self._radii.copy(),
+                         2.0 * skin)
 
 
 def _weights(value: Numbers, n: int) -> FloatArray:

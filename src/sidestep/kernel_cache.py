@@ -69,9 +69,9 @@ KERNELS: dict[str, tuple[str, float]] = {
     "moves:block": ("W f f f f f F1 I1 F2", 0.6),
     "world:separation_item": ("W i f f", 0.4),
     # Crowds (2D): the step calls a move per agent, as move_agents does.
-    "crowd:crowd_step": ("F1 F2 F2 F2 F1 F1 f f f i i I1 I1 f f i f f f f f i F2 I1 I1 F2 I1",
-                         5),
+    "crowd:crowd_step": ("F1 F2 F2 I1 I1 f f f i i f f i f f f f f i F2 I1 I1 F2 I1", 5),
     "crowd:grid_agents": ("F2 f", 0.2),
+    "crowd:cell_order": ("I1 I1 F2 F1 F1 F1 F2 F2", 0.3),
     "crowd:touching_pairs": ("F2 F1 f f f i i I1 I1 f", 0.8),
     # 3D: building a world, moving, casting, the character.
     "kernels3d.mesh:face_normals": ("F2 I2", 0.6),

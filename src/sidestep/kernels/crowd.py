@@ -6,6 +6,10 @@ One step moves every agent at once, each from where all of them started
 1. **Neighbours**: a uniform grid over the agents' start positions
    (:func:`grid_agents`); two agents are neighbours when they could touch
    during the step (``|p_j - p_i| < r_i + r_j + |d_i| + |d_j| + skin``).
+   The step reads the agents in the grid's order, each cell's sorted by
+   ``x`` (:func:`cell_order`): the cells of a row are one run of memory
+   sorted by ``x``, so a search reads a row only within reach, and an
+   agent's neighbours lie near it in memory.
 2. **Cells**: the gap ``g`` between two neighbours is shared between them by
    weight: agent ``i`` may advance towards ``j`` by at most ``w_i / (w_i +
    w_j)`` of it (half each for equal weights, all of it for an agent of
@@ -97,8 +101,59 @@ def grid_agents(positions, cell):
 
 
 @njit(cache=True)
+def cell_order(start, items, positions, radii, moves, weights, displacements, intents):
+    """Sorts each cell's agents by ``x`` (then index) in ``items`` (in place) and returns
+    the agents in that order: ``packed (n, 4)``, each one's ``x, y, r, |d|``, and ``rest
+    (n, 5)``, its ``weight, dx, dy`` and intent ``ix, iy``. The cells of a row of the grid
+    then make one run of memory sorted by ``x`` (a neighbour search reads just the part
+    of it within reach), and the neighbours of an agent lie near it in memory."""
+    n = items.shape[0]
+    packed = np.empty((n, 4))
+    for t in range(n):
+        k = items[t]
+        packed[t, 0] = positions[k, 0]
+        packed[t, 1] = positions[k, 1]
+        packed[t, 2] = radii[k]
+        packed[t, 3] = moves[k]
+    for c in range(start.shape[0] - 1):
+        first = start[c]
+        for t in range(first + 1, start[c + 1]):
+            # Insertion: a cell holds a handful of agents.
+            k = items[t]
+            x = packed[t, 0]
+            u = t
+            while u > first and (packed[u - 1, 0] > x or (packed[u - 1, 0] == x
+                                                           and items[u - 1] > k)):
+                u -= 1
+            if u < t:
+                y = packed[t, 1]
+                r = packed[t, 2]
+                m = packed[t, 3]
+                for v in range(t, u, -1):
+                    items[v] = items[v - 1]
+                    for f in range(4):
+                        packed[v, f] = packed[v - 1, f]
+                items[u] = k
+                packed[u, 0] = x
+                packed[u, 1] = y
+                packed[u, 2] = r
+                packed[u, 3] = m
+    rest = np.empty((n, 5))
+    for t in range(n):
+        k = items[t]
+        rest[t, 0] = weights[k]
+        rest[t, 1] = displacements[k, 0]
+        rest[t, 2] = displacements[k, 1]
+        rest[t, 3] = intents[k, 0]
+        rest[t, 4] = intents[k, 1]
+    return packed, rest
+
+
+@njit(cache=True, forceinline=True)
 def _share(wi, wj):
     """The part of the gap between two agents the one of weight ``wi`` may take."""
+    if wi == wj:
+        return 0.5              # as wi / (wi + wj), exactly, without the division
     if math.isinf(wi):
         return 0.5 if math.isinf(wj) else 1.0
     if math.isinf(wj):
@@ -106,26 +161,14 @@ def _share(wi, wj):
     return wi / (wi + wj)
 
 
-@njit(cache=True)
-def _pair(positions, radii, weights, k, j, scale):
-    """``(nx, ny, gap, bound)`` of agent ``k`` against neighbour ``j`` (see the module)."""
-    dx = positions[j, 0] - positions[k, 0]
-    dy = positions[j, 1] - positions[k, 1]
-    dist = math.sqrt(dx * dx + dy * dy)
-    if dist > 1e-12 * scale:
-        nx = dx / dist
-        ny = dy / dist
-    else:
-        # At the same point: each leaves along its own golden-angle heading,
-        # so the direction from one to the other is fixed by their indices.
-        ex = math.cos(_GOLDEN * j) - math.cos(_GOLDEN * k)
-        ey = math.sin(_GOLDEN * j) - math.sin(_GOLDEN * k)
-        e = math.sqrt(ex * ex + ey * ey)
-        nx = ex / e
-        ny = ey / e
-    gap = dist - radii[k] - radii[j]
-    bound = _share(weights[k], weights[j]) * gap if gap > 0.0 else 0.0
-    return nx, ny, gap, bound
+@njit(cache=True, forceinline=False)
+def _golden(k, j):
+    """The unit vector from agent ``k`` to agent ``j`` at the very same point: each leaves
+    along its own golden-angle heading, so it is fixed by their indices."""
+    ex = math.cos(_GOLDEN * j) - math.cos(_GOLDEN * k)
+    ey = math.sin(_GOLDEN * j) - math.sin(_GOLDEN * k)
+    e = math.sqrt(ex * ex + ey * ey)
+    return ex / e, ey / e
 
 
 @njit(cache=True)
@@ -162,43 +205,51 @@ def _clip_to_cell(pairs, count, wx, wy, slack, qp):
             return 0.0, 0.0, False
 
 
-@njit(cache=True)
-def _neighbours(positions, displacements, radii, k, motion, reach, extra, skin, ox, oy, size,
-                nx, ny, start, items, out):
-    """Agents that could touch agent ``k`` if it moves ``motion`` and each of them its
-    ``|d| + extra``: ``(count, out)`` (``out`` grown if needed)."""
-    px = positions[k, 0]
-    py = positions[k, 1]
-    rk = radii[k]
+@njit(cache=True, forceinline=True)
+def _neighbours(packed, row, px, py, rk, motion, reach, extra, skin, ox, oy, size, nx, ny,
+                start, scale, out):
+    """Agents that could touch the agent of ``packed[row]`` (at ``p``, radius ``rk``) if it
+    moves ``motion`` and each of them its ``|d|`` plus ``extra``: their count; the first
+    ``len(out)`` of them (their rows of ``packed``) go to ``out`` (a larger count means
+    ``out`` was too short: grow it and ask again). ``packed`` is :func:`cell_order`'s:
+    each row of cells within reach is read from the first agent within reach along ``x``
+    to the last."""
     r = rk + motion + reach + extra + skin
     i0 = max(int((px - r - ox) / size), 0)
     i1 = min(int((px + r - ox) / size), nx - 1)
     j0 = max(int((py - r - oy) / size), 0)
     j1 = min(int((py + r - oy) / size), ny - 1)
+    # Rounding (of the sums below) is covered by this much more.
+    lo = px - r - 1e-9 * scale
+    hi = px + r + 1e-9 * scale
+    capacity = out.shape[0]
     count = 0
     for cj in range(j0, j1 + 1):
-        for ci in range(i0, i1 + 1):
-            c = cj * nx + ci
-            for t in range(start[c], start[c + 1]):
-                j = items[t]
-                if j == k:
-                    continue
-                ex = positions[j, 0] - px
-                ey = positions[j, 1] - py
-                dj = math.sqrt(displacements[j, 0] ** 2 + displacements[j, 1] ** 2)
-                within = rk + radii[j] + motion + dj + extra + skin
-                if ex * ex + ey * ey >= within * within:
-                    continue
-                if count == out.shape[0]:
-                    grown = np.empty(2 * count, dtype=np.int64)
-                    grown[:count] = out
-                    out = grown
-                out[count] = j
+        first = start[cj * nx + i0]
+        last = start[cj * nx + i1 + 1]
+        roomy = count + last - first <= capacity
+        for t in range(first, last):
+            x = packed[t, 0]
+            if x < lo:
+                continue
+            if x > hi:
+                break
+            ex = x - px
+            ey = packed[t, 1] - py
+            within = rk + packed[t, 2] + motion + packed[t, 3] + extra + skin
+            near = ex * ex + ey * ey < within * within and t != row
+            if roomy:
+                # No branch on ``near`` (it is a coin toss): write, then count or not.
+                out[count] = t
+                count += np.int64(near)
+            elif near:
+                if count < capacity:
+                    out[count] = t
                 count += 1
-    return count, out
+    return count
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _inside_cell(pairs, count, vx, vy, tolerance):
     """Whether the motion ``v`` keeps to the cell, give or take ``tolerance`` (the world's
     slide ends a rounding or a skin off the line it was asked for). The allowance
@@ -211,68 +262,131 @@ def _inside_cell(pairs, count, vx, vy, tolerance):
     return True
 
 
-@njit(cache=True)
-def _cell(positions, radii, weights, k, neighbours, count, scale, pairs):
-    """Each neighbour's ``nx, ny, bound, gap`` into ``pairs`` (grown if needed); returns it."""
-    if pairs.shape[0] < count:
-        pairs = np.empty((2 * count, 4))
+@njit(cache=True, forceinline=True)
+def _cell(packed, rest, items, row, neighbours, count, scale, pairs):
+    """The half-plane of the agent of ``packed[row]`` against each of its neighbours:
+    ``pairs[t]`` (at least ``count`` rows) is ``nx, ny, bound, gap`` (see the module) for
+    ``packed[neighbours[t]]`` (:func:`cell_order`'s rows)."""
+    coincident = False
+    px = packed[row, 0]
+    py = packed[row, 1]
+    rk = packed[row, 2]
+    wk = rest[row, 0]
     for t in range(count):
-        nx, ny, gap, bound = _pair(positions, radii, weights, k, neighbours[t], scale)
-        pairs[t, 0] = nx
-        pairs[t, 1] = ny
-        pairs[t, 2] = bound
+        j = neighbours[t]
+        dx = packed[j, 0] - px
+        dy = packed[j, 1] - py
+        dist = math.sqrt(dx * dx + dy * dy)
+        if dist > 1e-12 * scale:
+            pairs[t, 0] = dx / dist
+            pairs[t, 1] = dy / dist
+        else:
+            pairs[t, 0] = 0.0
+            pairs[t, 1] = 0.0
+            coincident = True
+        gap = dist - rk - packed[j, 2]
+        pairs[t, 2] = _share(wk, rest[j, 0]) * gap if gap > 0.0 else 0.0
         pairs[t, 3] = gap
-    return pairs
+    if coincident:
+        # Apart from this branch, so that the sines are not worked out ahead for
+        # every agent.
+        for t in range(count):
+            if pairs[t, 0] == 0.0 and pairs[t, 1] == 0.0:
+                pairs[t, 0], pairs[t, 1] = _golden(items[row], items[neighbours[t]])
 
 
 @njit(cache=True, nogil=True)
-def crowd_step(blob, positions, displacements, intents, radii, weights, ox, oy, size, nx, ny,
-               start, items, reach, dmax, mode, separation, skin, margin, slack, min_motion,
-               max_iterations, out, stops, obstacles, pressure, queue):
+def crowd_step(blob, packed, rest, items, start, ox, oy, size, nx, ny, reach, dmax, mode,
+               separation, skin, margin, slack, min_motion, max_iterations, out, stops,
+               obstacles, pressure, queue):
     """One step of every agent whose row is taken from ``queue`` (see the module).
 
-    ``positions``, ``displacements (n, 2)``, ``intents (n, 2)`` (each
-    agent's displacement plus what its last step left of its wish: the
-    pressure its neighbours make way for), ``radii``, ``weights (n,)``; the
-    grid of :func:`grid_agents` over the positions; ``reach`` the largest
-    ``r + |d|`` of any agent, ``dmax`` the largest ``|d|``. An agent's motion
-    is at most ``|d| + separation + dmax`` (making way is capped at ``dmax``),
-    so neighbours are the agents that could touch it moving that far. Writes each agent's end to ``out (n, 2)``, its
-    stop code to ``stops`` and the first obstacle it touched (-1: none) to
-    ``obstacles``, and half of what it did not get of its wish to
-    ``pressure (n, 2)``. Releases the GIL; a row's result does not depend on which
-    thread took it.
+    The agents come in the order of the grid of :func:`grid_agents` over
+    their positions (``items``, ``start``, ``ox, oy, size, nx, ny``), as
+    :func:`cell_order` gives them: ``packed (n, 4)`` their ``x, y, r, |d|``,
+    ``rest (n, 5)`` their weight, displacement and intent (the displacement
+    plus what the last step left of the wish: the pressure the neighbours
+    make way for). ``reach`` is the largest ``r + |d|`` of any agent,
+    ``dmax`` the largest ``|d|``. An agent's motion is at most ``|d| +
+    separation + dmax`` (making way is capped at ``dmax``), so neighbours are
+    the agents that could touch it moving that far. Writes, by agent index
+    (``items[row]``), each agent's end to ``out (n, 2)``, its stop code to
+    ``stops`` and the first obstacle it touched (-1: none) to ``obstacles``,
+    and half of what it did not get of its wish to ``pressure (n, 2)``.
+    Releases the GIL; a row's result does not depend on which thread took
+    it. Every array is read through a borrowed view
+    (:mod:`~sidestep.kernels.borrow`): the threads share them, and counting
+    references on them would bounce their cache lines between cores.
     """
     world = unpack_world(blob)
     contacts_buffer = np.empty((1, CONTACT_FIELDS))
     wf_buffer = np.empty(SCRATCH_FLOATS)
     wi_buffer = np.empty(SCRATCH_INTS, dtype=np.int64)
     qp_buffer = np.empty(3 * ACTIVE)
-    contacts = borrow(contacts_buffer)
-    wf = borrow(wf_buffer)
-    wi = borrow(wi_buffer)
-    qp = borrow(qp_buffer)
-    neighbours = np.empty(64, dtype=np.int64)
-    pairs = np.empty((64, 4))
+    pending = np.zeros(2, dtype=np.int64)
+    neighbours_buffer = np.empty(64, dtype=np.int64)
+    pairs_buffer = np.empty((64, 4))
+    needed = 0
+    while True:
+        if needed > neighbours_buffer.shape[0]:
+            # An agent has more neighbours than the buffers hold: grow them
+            # and take it again (an agent's answer depends on nothing else).
+            neighbours_buffer = np.empty(2 * needed, dtype=np.int64)
+            pairs_buffer = np.empty((2 * needed, 4))
+        needed = _step_rows(world, borrow(packed), borrow(rest), borrow(items),
+                            borrow(start), ox, oy, size, nx, ny, reach,
+                            dmax, mode, separation, skin, margin, slack, min_motion,
+                            max_iterations, borrow(out), borrow(stops), borrow(obstacles),
+                            borrow(pressure), borrow(contacts_buffer), borrow(wf_buffer),
+                            borrow(wi_buffer), borrow(qp_buffer), borrow(neighbours_buffer),
+                            borrow(pairs_buffer), pending, queue)
+        if needed == 0:
+            break
+    # The borrowed views above must not outlive their buffers.
+    wf_buffer[0] = wi_buffer[0] + contacts_buffer[0, 0] + qp_buffer[0] + \
+        neighbours_buffer[0] + pairs_buffer[0, 0]
+
+
+@njit(cache=True, forceinline=False)
+def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, dmax, mode,
+               separation, skin, margin, slack, min_motion, max_iterations, out, stops,
+               obstacles, pressure, contacts, wf, wi, qp, neighbours, pairs, pending, queue):
+    """:func:`crowd_step`'s work: the rows ``pending [first, stop)`` left by the last
+    call, then rows from ``queue`` until none are left (returns 0). An agent with more
+    neighbours than ``neighbours`` holds is left undone with the rest of its chunk
+    in ``pending``, and their count returned: the caller grows the buffers (here they
+    are never replaced, so the loop over the agents counts no references)."""
     scale = max(1.0, abs(ox), abs(oy), abs(ox + nx * size), abs(oy + ny * size))
     extra = separation + dmax
     while True:
-        first, stop = next_rows(queue)
-        if first >= stop:
-            break
-        for k in range(first, stop):
-            px = positions[k, 0]
-            py = positions[k, 1]
-            dx = displacements[k, 0]
-            dy = displacements[k, 1]
-            rk = radii[k]
-            move_k = math.sqrt(dx * dx + dy * dy)
+        if pending[0] < pending[1]:
+            first = pending[0]
+            stop = pending[1]
+            pending[0] = 0
+            pending[1] = 0
+        else:
+            first, stop = next_rows(queue)
+            if first >= stop:
+                return 0
+        for row in range(first, stop):
+            # In the grid's order: neighbours of one agent are the next one's too.
+            px = packed[row, 0]
+            py = packed[row, 1]
+            rk = packed[row, 2]
+            move_k = packed[row, 3]
+            wk = rest[row, 0]
+            dx = rest[row, 1]
+            dy = rest[row, 2]
             count = 0
             if mode != MODE_GHOST:
                 # 1. Neighbours: agents that could touch this one during the step.
-                count, neighbours = _neighbours(positions, displacements, radii, k,
-                                                move_k + extra, reach, extra, skin, ox, oy,
-                                                size, nx, ny, start, items, neighbours)
+                count = _neighbours(packed, row, px, py, rk, move_k + extra, reach, extra, skin,
+                                    ox, oy, size, nx, ny, start, scale, neighbours)
+                if count > neighbours.shape[0]:
+                    pending[0] = row
+                    pending[1] = stop
+                    return count
+            _cell(packed, rest, items, row, neighbours, count, scale, pairs)
             # 2-3. The wish: asked, making way, separating.
             yx = 0.0
             yy = 0.0
@@ -280,24 +394,24 @@ def crowd_step(blob, positions, displacements, intents, radii, weights, ox, oy, 
             sy = 0.0
             for t in range(count):
                 j = neighbours[t]
-                pnx, pny, gap, _ = _pair(positions, radii, weights, k, j, scale)
-                if gap < 0.0:
-                    part = 1.0 - _share(weights[k], weights[j])
-                    sx -= pnx * part * -gap
-                    sy -= pny * part * -gap
+                pnx = pairs[t, 0]
+                pny = pairs[t, 1]
+                gap = pairs[t, 3]
+                # Without branches (each is a coin toss): a term that does not
+                # apply adds zero.
+                give = 1.0 - _share(wk, rest[j, 0])
+                sx -= pnx * give * max(-gap, 0.0)
+                sy -= pny * give * max(-gap, 0.0)
                 # j heading into k beyond its share of the gap (by its
                 # displacement, or by the pressure of what it did not get
                 # last step): k makes way.
-                allowed = _share(weights[j], weights[k]) * max(gap, 0.0)
-                into = -(displacements[j, 0] * pnx + displacements[j, 1] * pny) - allowed
-                pressed = -(intents[j, 0] * pnx + intents[j, 1] * pny) - allowed
-                give = 1.0 - _share(weights[k], weights[j])
-                if into > 0.0:
-                    yx -= pnx * into * give
-                    yy -= pny * into * give
-                if pressed > max(into, 0.0):
-                    sx -= pnx * (pressed - max(into, 0.0)) * give
-                    sy -= pny * (pressed - max(into, 0.0)) * give
+                allowed = _share(rest[j, 0], wk) * max(gap, 0.0)
+                into = max(-(rest[j, 1] * pnx + rest[j, 2] * pny) - allowed, 0.0)
+                pressed = -(rest[j, 3] * pnx + rest[j, 4] * pny) - allowed
+                yx -= pnx * into * give
+                yy -= pny * into * give
+                sx -= pnx * max(pressed - into, 0.0) * give
+                sy -= pny * max(pressed - into, 0.0) * give
             # Separating and pressure: at most `separation`; making way for
             # displacements: at most the largest displacement.
             s = math.sqrt(sx * sx + sy * sy)
@@ -312,7 +426,6 @@ def crowd_step(blob, positions, displacements, intents, radii, weights, ox, oy, 
             wy = dy + yy + sy
             # 4. Into the cell, then through the world.
             agent_mode = MODE_SLIDE if mode == MODE_GHOST else mode
-            pairs = _cell(positions, radii, weights, k, neighbours, count, scale, pairs)
             if mode == MODE_BLOCK:
                 ok = _inside_cell(pairs, count, wx, wy, 0.0)
                 vx = wx if ok else 0.0
@@ -353,15 +466,19 @@ def crowd_step(blob, positions, displacements, intents, radii, weights, ox, oy, 
             if mode != MODE_GHOST and moved > move_k + extra:
                 # Went farther than the neighbours were gathered for (a
                 # recovery out of an obstacle): check the agents that far too.
-                far, neighbours = _neighbours(positions, displacements, radii, k, moved,
-                                              reach, extra, skin, ox, oy, size, nx, ny, start,
-                                              items, neighbours)
-                pairs = _cell(positions, radii, weights, k, neighbours, far, scale, pairs)
+                far = _neighbours(packed, row, px, py, rk, moved, reach, extra, skin, ox, oy,
+                                  size, nx, ny, start, scale, neighbours)
+                if far > neighbours.shape[0]:
+                    pending[0] = row
+                    pending[1] = stop
+                    return far
+                _cell(packed, rest, items, row, neighbours, far, scale, pairs)
                 if not _inside_cell(pairs, far, x - px, y - py, 0.25 * skin):
                     x = px
                     y = py
                     code = STOP_BLOCKED
                     hit = -1
+            k = items[row]
             out[k, 0] = x
             out[k, 1] = y
             # Half of what the wish did not get presses on next step: the
@@ -370,8 +487,6 @@ def crowd_step(blob, positions, displacements, intents, radii, weights, ox, oy, 
             pressure[k, 1] = 0.5 * (wy - (y - py))
             stops[k] = code
             obstacles[k] = hit
-    # The borrowed views above must not outlive their buffers.
-    wf_buffer[0] = wi_buffer[0] + contacts_buffer[0, 0] + qp_buffer[0]
 
 
 @njit(cache=True)
