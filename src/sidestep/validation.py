@@ -44,6 +44,11 @@ def as_float_array(value: object, name: str) -> FloatArray:
 
 def _check_finite(arr: FloatArray, name: str) -> None:
     """Every value finite and within ``MAX_COORDINATE`` (NaN fails the comparison too)."""
+    # Two reductions, no temporaries (a big batch's |arr| was a fresh array as large
+    # as the batch, first touched here: 24 MB for a million 3D rays); NaN makes
+    # min and max NaN, which fails. Only a failing array is searched for its place.
+    if arr.size == 0 or (arr.min() >= -MAX_COORDINATE and arr.max() <= MAX_COORDINATE):
+        return
     ok = np.abs(arr) <= MAX_COORDINATE
     if not np.all(ok):
         bad = np.argwhere(~ok)[0]

@@ -823,8 +823,18 @@ def raycast_points_triangles(world, origins, directions, max_distance, order, cu
 
 
 #: Bits per axis of the cells :func:`ray_order` sorts origins into: 64 cells
-#: across the batch's extent on each axis.
+#: across the batch's extent on each axis (``_spread_bits`` spreads 6 bits).
 ORDER_BITS = 6
+
+
+@njit(cache=True, inline="always")
+def _spread_bits(c):
+    # Bit b of c (ORDER_BITS = 6 bits) to bit 3 b: one axis of a Morton code.
+    c &= 0x3F
+    c = (c | (c << 8)) & 0x300F
+    c = (c | (c << 4)) & 0x30C3
+    c = (c | (c << 2)) & 0x9249
+    return c
 
 
 @njit(cache=True)
@@ -842,21 +852,23 @@ def ray_order(origins):
     order = np.arange(n)
     if n == 0:
         return order
-    lo = np.empty(3)
+    lo = np.full(3, np.inf)
+    hi = np.full(3, -np.inf)
+    for r in range(n):                 # one pass over the rows, not two per column
+        for a in range(3):
+            lo[a] = min(lo[a], origins[r, a])
+            hi[a] = max(hi[a], origins[r, a])
     per_unit = np.empty(3)
     cells = (1 << ORDER_BITS) - 1
     for a in range(3):
-        lo[a] = origins[:, a].min()
-        span = origins[:, a].max() - lo[a]
+        span = hi[a] - lo[a]
         per_unit[a] = cells / span if span > 0.0 else 0.0
     codes = np.empty(n, dtype=np.int64)
     start = np.zeros((1 << (3 * ORDER_BITS)) + 1, dtype=np.int64)
     for r in range(n):
         code = 0
         for a in range(3):
-            c = int((origins[r, a] - lo[a]) * per_unit[a])
-            for b in range(ORDER_BITS):
-                code |= ((c >> b) & 1) << (3 * b + a)
+            code |= _spread_bits(int((origins[r, a] - lo[a]) * per_unit[a])) << a
         codes[r] = code
         start[code + 1] += 1
     for k in range(1, start.shape[0]):
