@@ -210,10 +210,9 @@ class Store3D:
     def translate(self, ids: IntArray, offset: FloatArray) -> None:
         """Move obstacles ``ids`` by ``offset (3,)``: solids' parameters and panels' corners."""
         prims = self._prims_of(ids)
-        _kw.translate_solids(self.params.view(), prims, self.kind.view()[prims], offset)
-        verts = self.vertices.view()
-        for first, count in self.vertex_range.view()[ids]:
-            verts[first:first + count] += offset
+        ranges = self.vertex_range.view()[ids]
+        _kw.translate_primitives(self.params.view(), self.vertices.view(), prims,
+                                 self.kind.view()[prims], ranges, offset)
         for i in ids:
             self.offsets[int(i)] = self.offsets.get(int(i), 0.0) + offset
             if int(i) in self.grids:
@@ -225,8 +224,8 @@ class Store3D:
         self._moved += float(np.abs(offset).max())
         if self._packed is not None and self._boxes is not None and self._row_of is not None:
             if self._moved <= REBUILD_AFTER * self._size:
-                _kw.translate_packed(self._packed, self._boxes, self._row_of, prims,
-                                     self.vertex_range.view()[ids], offset)
+                _kw.translate_packed(self._packed, self._boxes, self._row_of, prims, ranges,
+                                     offset)
                 return
         self._packed = None              # the next pack rebuilds the hierarchy
 

@@ -491,6 +491,12 @@ def triangle_gap(vertices, loop, first, n, p0, p1, p2, p3):
 
 
 @njit(cache=True, inline="always")
+def _size(a, b, radius):
+    # The scale of a query's rounding: its largest coordinate or radius, at least 1.
+    return max(1.0, abs(a[0]), abs(a[1]), abs(a[2]), abs(b[0]), abs(b[1]), abs(b[2]), radius)
+
+
+@njit(cache=True, inline="always")
 def _level_with(m, a, b, y, radius, size):
     # Whether the core a-b lies at least radius (less rounding) off the plane
     # through y with normal m. An inactive edge reports its face's normal (no
@@ -515,8 +521,7 @@ def solving_normal_polygon(ax, ay, az, bx, by, bz, qx, qy, qz, nx, ny, nz, radiu
     b = vec(bx, by, bz)
     q = vec(qx, qy, qz)
     m = vec(nx, ny, nz)
-    size = max(1.0, abs(ax), abs(ay), abs(az), abs(bx), abs(by), abs(bz), radius)
-    if _level_with(m, a, b, q, radius, size):
+    if _level_with(m, a, b, q, radius, _size(a, b, radius)):
         return nx, ny, nz
     _, x = _closest_point_segment(q, a, b)
     g = sub(x, q)
@@ -567,7 +572,7 @@ def _sweep_capsule_polygon(a, b, d, radius, vertices, loop, first, count, n, edg
     #    distance its own way, could see it a hair outside and miss a motion
     #    into the panel (a capsule crossing an inactive edge of nav_test).
     dist, x, y, edge, t = _segment_polygon(a, b, vertices, loop, first, count, n)
-    size = max(1.0, abs(a[0]), abs(a[1]), abs(a[2]), abs(b[0]), abs(b[1]), abs(b[2]), radius)
+    size = _size(a, b, radius)
     if dist <= radius + START_ULPS * 2.220446049250313e-16 * size:
         m, geometric = _feature_normal(x, y, dist, edge, t, a, b, vertices, loop, first,
                                        count, n, edge_flags)

@@ -176,8 +176,7 @@ def beyond_prim(world, e, ax, ay, az, bx, by, bz, reach):
     if k == PRIM_POLYGON:
         first = int(p[P_FIRST])
         v = world.vertices
-        loop = world.loop
-        c0 = loop[first]
+        c0 = world.loop[first]
         nx = p[P_NX]
         ny = p[P_NY]
         nz = p[P_NZ]
@@ -189,48 +188,16 @@ def beyond_prim(world, e, ax, ay, az, bx, by, bz, reach):
             return False
         if max(ha, hb) < -slack:
             return True
-        lox = hix = v[c0, 0]
-        loy = hiy = v[c0, 1]
-        loz = hiz = v[c0, 2]
-        for i in range(1, int(p[P_COUNT])):
-            c = loop[first + i]
-            lox = min(lox, v[c, 0])
-            hix = max(hix, v[c, 0])
-            loy = min(loy, v[c, 1])
-            hiy = max(hiy, v[c, 1])
-            loz = min(loz, v[c, 2])
-            hiz = max(hiz, v[c, 2])
-        if _box_gap(ax, ay, az, bx, by, bz, lox, loy, loz, hix, hiy, hiz) > slack:
-            return True
-        if p[P_COUNT] == 3.0:
-            a = (ax, ay, az)
-            b = (bx, by, bz)
-            return triangle_gap(v, loop, first, (nx, ny, nz), a, b, a, b) > slack
-        return False
-    if k == PRIM_BOX:
-        return _box_gap(ax, ay, az, bx, by, bz, p[0], p[1], p[2], p[3], p[4], p[5]) > slack
-    if k == PRIM_SPHERE:
-        r = p[3]
-        return _box_gap(ax, ay, az, bx, by, bz, p[0] - r, p[1] - r, p[2] - r, p[0] + r,
-                        p[1] + r, p[2] + r) > slack
-    axis = int(p[3])
-    r = p[4]
-    lox = p[0] - r
-    loy = p[1] - r
-    loz = p[2] - r
-    hix = p[0] + r
-    hiy = p[1] + r
-    hiz = p[2] + r
-    if axis == 0:
-        lox = p[0]
-        hix = p[0] + p[5]
-    elif axis == 1:
-        loy = p[1]
-        hiy = p[1] + p[5]
-    else:
-        loz = p[2]
-        hiz = p[2] + p[5]
-    return _box_gap(ax, ay, az, bx, by, bz, lox, loy, loz, hix, hiy, hiz) > slack
+    lox, loy, loz, hix, hiy, hiz = prim_box(k, p, world.vertices, world.loop)
+    if _box_gap(ax, ay, az, bx, by, bz, lox, loy, loz, hix, hiy, hiz) > slack:
+        return True
+    if k == PRIM_POLYGON and p[P_COUNT] == 3.0:
+        a = (ax, ay, az)
+        b = (bx, by, bz)
+        return triangle_gap(world.vertices, world.loop, int(p[P_FIRST]), (p[P_NX], p[P_NY],
+                                                                          p[P_NZ]), a, b, a, b) \
+            > slack
+    return False
 
 
 @njit(cache=True)
@@ -406,6 +373,49 @@ def penetrations(world, px, py, pz, half, up, radius, reach, per_primitive, wf, 
     return count
 
 
+@njit(cache=True, inline="always")
+def prim_box(k, p, vertices, loop):
+    """The bounding box ``(minx, miny, minz, maxx, maxy, maxz)`` of a primitive of kind
+    ``k`` and parameter row ``p`` (a ground triangle's reaches down to its floor)."""
+    if k == PRIM_POLYGON:
+        first = int(p[P_FIRST])
+        c = loop[first]
+        lox = hix = vertices[c, 0]
+        loy = hiy = vertices[c, 1]
+        loz = hiz = vertices[c, 2]
+        for t in range(first + 1, first + int(p[P_COUNT])):
+            c = loop[t]
+            lox = min(lox, vertices[c, 0])
+            hix = max(hix, vertices[c, 0])
+            loy = min(loy, vertices[c, 1])
+            hiy = max(hiy, vertices[c, 1])
+            loz = min(loz, vertices[c, 2])
+            hiz = max(hiz, vertices[c, 2])
+        if p[P_GROUND] != 0.0:
+            axis = int(p[P_GROUND]) - 1
+            if axis == 0:
+                lox = min(lox, p[P_FLOOR])
+            elif axis == 1:
+                loy = min(loy, p[P_FLOOR])
+            else:
+                loz = min(loz, p[P_FLOOR])
+        return lox, loy, loz, hix, hiy, hiz
+    if k == PRIM_BOX:
+        return p[0], p[1], p[2], p[3], p[4], p[5]
+    if k == PRIM_SPHERE:
+        return p[0] - p[3], p[1] - p[3], p[2] - p[3], p[0] + p[3], p[1] + p[3], p[2] + p[3]
+    axis = int(p[3])
+    r = p[4]
+    lox, loy, loz, hix, hiy, hiz = p[0] - r, p[1] - r, p[2] - r, p[0] + r, p[1] + r, p[2] + r
+    if axis == 0:
+        lox, hix = p[0], p[0] + p[5]
+    elif axis == 1:
+        loy, hiy = p[1], p[1] + p[5]
+    else:
+        loz, hiz = p[2], p[2] + p[5]
+    return lox, loy, loz, hix, hiy, hiz
+
+
 @njit(cache=True)
 def primitive_boxes(kind, params, vertices, loop):
     """``(m, 6)`` bounding boxes ``[min (3), max (3)]`` of every primitive's surface
@@ -413,47 +423,21 @@ def primitive_boxes(kind, params, vertices, loop):
     m = kind.shape[0]
     out = np.empty((m, 6))
     for e in range(m):
-        k = kind[e]
-        p = params[e]
-        if k == PRIM_POLYGON:
-            first = int(p[P_FIRST])
-            for a in range(3):
-                lo = math.inf
-                hi = -math.inf
-                for t in range(first, first + int(p[P_COUNT])):
-                    lo = min(lo, vertices[loop[t], a])
-                    hi = max(hi, vertices[loop[t], a])
-                out[e, a] = lo
-                out[e, 3 + a] = hi
-            if p[P_GROUND] != 0.0:
-                axis = int(p[P_GROUND]) - 1
-                out[e, axis] = min(out[e, axis], p[P_FLOOR])
-        elif k == PRIM_BOX:
-            for a in range(6):
-                out[e, a] = p[a]
-        elif k == PRIM_SPHERE:
-            for a in range(3):
-                out[e, a] = p[a] - p[3]
-                out[e, 3 + a] = p[a] + p[3]
-        else:
-            axis = int(p[3])
-            for a in range(3):
-                if a == axis:
-                    out[e, a] = p[a]
-                    out[e, 3 + a] = p[a] + p[5]
-                else:
-                    out[e, a] = p[a] - p[4]
-                    out[e, 3 + a] = p[a] + p[4]
+        box = prim_box(kind[e], params[e], vertices, loop)
+        for a in range(6):
+            out[e, a] = box[a]
     return out
 
 
 @njit(cache=True)
-def translate_solids(params, prims, kinds, offset):
-    """Move the solid primitives ``prims`` (of ``kinds``) by ``offset (3,)``, in place.
+def translate_primitives(params, vertices, prims, kinds, ranges, offset):
+    """Move primitives ``prims`` (of ``kinds``) by ``offset (3,)``, in place.
 
-    Panels and mesh triangles move with their corners (the caller moves the
-    obstacle's range of ``vertices``, shared by its triangles); a ground
-    triangle's floor moves here.
+    Solids move their parameters (a ground triangle its floor); panels and
+    mesh triangles move with their corners, the ``ranges (k, 2)`` ``[first,
+    count]`` of ``vertices`` their obstacles own (shared by a mesh's triangles).
+    The store and its packed copy both move through here, with the same
+    arithmetic.
     """
     for t in range(prims.shape[0]):
         e = prims[t]
@@ -468,6 +452,10 @@ def translate_solids(params, prims, kinds, offset):
         else:
             for a in range(3):
                 params[e, a] += offset[a]
+    for r in range(ranges.shape[0]):
+        for i in range(ranges[r, 0], ranges[r, 0] + ranges[r, 1]):
+            for a in range(3):
+                vertices[i, a] += offset[a]
 
 
 @njit(cache=True)
@@ -934,9 +922,7 @@ def translate_packed(world, boxes, row_of, prims, ranges, offset):
     level. The hierarchy keeps its shape; the store rebuilds it once a
     moved obstacle has travelled far (see the store).
     """
-    translate_solids(world.params, prims, world.kind[prims], offset)
-    for first, count in ranges:
-        world.vertices[first:first + count] += offset
+    translate_primitives(world.params, world.vertices, prims, world.kind[prims], ranges, offset)
     boxes[prims] = primitive_boxes(world.kind[prims], world.params[prims], world.vertices,
                                    world.loop)
     rows = triangle_rows(world.kind, world.owner, world.part, world.params, world.vertices,
