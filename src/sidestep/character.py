@@ -183,17 +183,18 @@ class Character:
         world = self._world
         store = world._store
         packed = store.pack()
-        carry_world = packed
+        alive, flags = packed.alive, packed.flags
         if store.offsets:
-            carry_world = self._carry(packed)
-        _kc.update_character(packed, carry_world, self._body, float(v[0]), float(v[1]),
-                             float(v[2]), dt, *self._scratch, self._contacts)
+            alive, flags = self._carry(packed)
+        _kc.update_character_direct(packed)(packed, alive, flags, self._body, float(v[0]),
+                                            float(v[1]), float(v[2]), dt, *self._scratch,
+                                            self._contacts)
         self._touches = None
 
-    def _carry(self, packed: Any) -> Any:
+    def _carry(self, packed: Any) -> tuple[Any, Any]:
         # Obstacles moved since the last frame (World3D.translate) that carry
         # the character (its floor) or pushed into it: their displacement,
-        # and the world without them to slide it in.
+        # and the alive and flag arrays of the world without them to slide it in.
         body = self._body
         floor = int(body[_kc.B_FLOOR_OBSTACLE]) if body[_kc.B_ON_FLOOR] else -1
         moved = {}
@@ -202,22 +203,22 @@ class Character:
             if np.any(delta != 0.0):
                 moved[i] = delta
                 self._offsets[i] = offset.copy()
-        if not moved:
-            return packed
         alive = packed.alive
+        if not moved:
+            return alive, packed.flags
         carriers = [i for i in moved if i == floor and alive[i]]
         if len(moved) > len(carriers):
             touching = self._world.overlapping(self._center(), body[_kc.B_RADIUS],
                                                body[_kc.B_HEIGHT])
             carriers += [int(i) for i in touching if int(i) in moved and int(i) != floor]
         if not carriers:
-            return packed
+            return alive, packed.flags
         body[_kc.B_CARRY:_kc.B_CARRY + 3] = sum(moved[i] for i in carriers)
         alive = alive.copy()
         alive[carriers] = 0
         flags = packed.flags.copy()
         flags[_kw.F_REMOVED] = 1
-        return packed._replace(alive=alive, flags=flags)
+        return alive, flags
 
     def jump(self, speed: float) -> bool:
         """Jump at ``speed`` (m/s, up) on the next :meth:`update`, if standing on a floor.

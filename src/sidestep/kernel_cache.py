@@ -93,7 +93,7 @@ KERNELS: dict[str, tuple[str, float]] = {
     "kernels3d.world:nearest_points": ("P3 F2 I1 I1 F1 F2 F2 I1", 1.6),
     "kernels3d.world:overlapping_owners": ("P3 f f f f f i", 0.5),
     "kernels3d.character:classify": ("P3 F1 f f f f i f F1 I1 I1 F2", 0.5),
-    "kernels3d.character:update_character": ("P3 P3 F1 f f f f F1 I1 F2", 4),
+    "kernels3d.character:update_character": ("P3 U1 I1 F1 f f f f F1 I1 F2", 4),
     # Bounding volumes: one pair, many items (culling), world queries.
     "kernels3d.volumes:contains_pair": ("R1 R1 f F2", 3),
     "kernels3d.volumes:intersects_pair": ("R1 R1 f F2", 2.5),

@@ -515,6 +515,48 @@ def next_leaf_box(tree, nodes, state, minx, miny, minz, maxx, maxy, maxz):
     return 0, 0
 
 
+@njit(cache=True)
+def primitives_in_box(tree, minx, miny, minz, maxx, maxy, maxz, out):
+    """The primitives of every leaf whose box overlaps the query box (touching counts).
+
+    The leaves of :func:`next_leaf_box`, in the same order, without a cursor:
+    the walk goes down the left child, on to the right sibling, and back up
+    by ``parents`` (no stack, so nothing to allocate per query: a character's
+    frame asks a handful of these). Writes the primitives to ``out`` and
+    returns how many there are; when that is more than ``out`` holds, only
+    the first ``len(out)`` are written.
+    """
+    boxes = tree.boxes
+    if boxes.shape[0] == 0:
+        return 0
+    links = tree.links
+    parents = tree.parents
+    order = tree.order
+    n = 0
+    node = 0
+    while True:
+        if not (boxes[node, 0] > maxx or boxes[node, 3] < minx or boxes[node, 1] > maxy
+                or boxes[node, 4] < miny or boxes[node, 2] > maxz or boxes[node, 5] < minz):
+            count = links[node, 1]
+            if count == 0:
+                node = links[node, 0]           # down to the left child
+                continue
+            first = links[node, 0]
+            for k in range(first, first + count):
+                if n < out.shape[0]:
+                    out[n] = order[k]
+                n += 1
+        # On to the right sibling of the nearest left child on the way up.
+        while True:
+            if node == 0:
+                return n
+            parent = parents[node]
+            if node == links[parent, 0]:
+                node += 1
+                break
+            node = parent
+
+
 @njit(cache=True, inline="always")
 def _push(nodes, keys, state, node, key):
     # Binary min-heap on keys: sift the new entry up.

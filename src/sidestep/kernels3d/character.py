@@ -34,11 +34,12 @@ writes the frame's outcome back. Units are the world's; angles as cosines.
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, typeof, types
 
+from ..kernels.borrow import borrow
 from .moves import STOP_BLOCKED, STOP_DONE, STOP_SLID, STOP_STUCK, _sweep, slide
 from .world import (S_NORMALS, S_OWNERS, S_PARTS, S_POINTS, S_PRIMS,
-                    S_SEPARATIONS, borrowed, penetrations, surface_normal_prim)
+                    S_SEPARATIONS, Packed3D, borrowed, penetrations, surface_normal_prim)
 
 # The state row of one character (float64). Feet, velocity really moved
 # with, speed along up (gravity and jumps), then the last frame's outcome.
@@ -274,18 +275,23 @@ def _progress(x0, y0, z0, x1, y1, z1, hx, hy, hz):
 
 
 @njit(cache=True)
-def update_character(world, carry_world, body, wish_x, wish_y, wish_z, dt, wf, wi, contacts):
+def update_character(world, carry_alive, carry_flags, body, wish_x, wish_y, wish_z, dt, wf,
+                     wi, contacts):
     """One frame of the character whose state row is ``body`` (see the module).
 
     ``wish`` is the velocity asked for (m/s; its part along ``up`` adds to the
     vertical speed this frame, as a jetpack would), ``dt`` the frame's
-    length (s). ``carry_world`` is ``world`` without the obstacles whose
-    displacement ``body[B_CARRY:B_CARRY + 3]`` carries the character (the
-    same world when nothing carries it). Writes the outcome to ``body`` and
-    the contacts at the end to ``contacts (k, CONTACT_FIELDS)``.
+    length (s). ``carry_alive`` and ``carry_flags`` are ``world.alive`` and
+    ``world.flags`` of the world without the obstacles whose displacement
+    ``body[B_CARRY:B_CARRY + 3]`` carries the character (``world``'s own
+    when nothing carries it: one packed world crosses from Python, not two).
+    Writes the outcome to ``body`` and the contacts at the end to
+    ``contacts (k, CONTACT_FIELDS)``.
     """
     world = borrowed(world)
-    carry_world = borrowed(carry_world)
+    carry_world = Packed3D(world.kind, world.owner, world.part, world.params, world.vertices,
+                           world.loop, borrow(carry_alive), borrow(carry_flags), world.tree,
+                           world.triangles)
     cand = np.empty(64, dtype=np.int64)
     scratch = np.empty((4, 9))
     up = int(body[B_UP])
@@ -485,3 +491,32 @@ def update_character(world, carry_world, body, wish_x, wish_y, wish_z, dt, wf, w
     body[B_CARRY + 1] = 0.0
     body[B_CARRY + 2] = 0.0
     body[B_JUMP] = math.nan
+
+
+_DIRECT = None
+
+
+def update_character_direct(world):
+    """:func:`update_character` compiled for its one set of argument types, called without
+    the dispatcher (as :func:`sidestep.kernels.moves.move_packed_direct` in 2D).
+
+    Numba's dispatcher works out the type of every argument on every call,
+    and a packed world's type is a named tuple it types in Python: a
+    character's frame paid more for that than for its slide. :class:`Character`
+    always passes the same types (a packed ``world`` like this one, its
+    ``uint8`` and ``int64`` flag arrays, float64 rows, four Python floats),
+    so it calls the compiled function for those types directly. Falls back
+    to the dispatcher if this Numba keeps its compiled functions elsewhere.
+    """
+    global _DIRECT
+    if _DIRECT is None:
+        f1 = typeof(np.zeros(1))
+        signature = (typeof(world), typeof(world.alive), typeof(world.flags), f1) + \
+            (types.float64,) * 4 + (f1, typeof(np.zeros(1, dtype=np.int64)),
+                                    typeof(np.zeros((1, 1))))
+        try:
+            update_character.compile(signature)
+            _DIRECT = update_character.overloads[signature].entry_point
+        except (AttributeError, KeyError, TypeError):
+            _DIRECT = update_character
+    return _DIRECT

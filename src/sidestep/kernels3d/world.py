@@ -458,39 +458,24 @@ def translate_primitives(params, vertices, prims, kinds, ranges, offset):
                 vertices[i, a] += offset[a]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def candidates(world, ax, ay, az, bx, by, bz, dx, dy, dz, reach, out):
     """Primitives whose box comes within ``reach`` of the core ``a -> b`` swept by ``d``.
 
     Writes their indices to ``out`` and returns how many there are; when that
     is more than ``out`` holds, only the first ``len(out)`` are written and the
     caller asks again with a larger buffer. A conservative filter (box against
-    box): the exact tests follow. The hierarchy is walked depth first with a
-    stack of its depth.
+    box): the exact tests follow. The hierarchy's leaves come from
+    :func:`~sidestep.kernels3d.bvh.primitives_in_box` (inlined here, so the
+    call passes the tree alone, not the whole world).
     """
-    tree = world.tree
-    if tree.order.shape[0] == 0:
-        return 0
     lo_x = min(ax, bx, ax + dx, bx + dx) - reach
     lo_y = min(ay, by, ay + dy, by + dy) - reach
     lo_z = min(az, bz, az + dz, bz + dz) - reach
     hi_x = max(ax, bx, ax + dx, bx + dx) + reach
     hi_y = max(ay, by, ay + dy, by + dy) + reach
     hi_z = max(az, bz, az + dz, bz + dz) + reach
-    nodes = np.empty(tree.depth + 2, dtype=np.int32)
-    state = np.zeros(1, dtype=np.int64)
-    _bvh.start_box(tree, nodes, state)
-    n = 0
-    while True:
-        first, count = _bvh.next_leaf_box(tree, nodes, state, lo_x, lo_y, lo_z, hi_x, hi_y,
-                                          hi_z)
-        if count == 0:
-            break
-        for k in range(first, first + count):
-            if n < out.shape[0]:
-                out[n] = tree.order[k]
-            n += 1
-    return n
+    return _bvh.primitives_in_box(world.tree, lo_x, lo_y, lo_z, hi_x, hi_y, hi_z, out)
 
 
 @njit(cache=True)
