@@ -100,7 +100,8 @@ def _axis(up):
 @njit(cache=True)
 def _cast(world, cx, cy, cz, half, up, radius, skin, dx, dy, dz, wi, cand):
     """How far (0..1 of ``d``) the capsule moves straight by ``d`` before touching, ``skin`` out."""
-    f, hit, _, _, _ = _sweep(world, cx, cy, cz, half, up, dx, dy, dz, radius, skin, 0, wi, cand)
+    f, hit, _, _, _ = _sweep(world, cx, cy, cz, half, up, dx, dy, dz, radius, skin, 0, -1, wi,
+                             cand)
     if hit < 0:
         return 1.0, False
     return max(0.0, min(f, 1.0)), True

@@ -25,9 +25,9 @@ from ..kernels.moves import (MODE_BLOCK, MODE_GHOST, MODE_PUSH, MODE_SLIDE,  # n
 from ..kernels.row_queue import next_rows
 from .planes import solve_planes
 from .polygon import solving_normal_polygon
-from .world import (MAX_PLANES, P_COUNT, P_FIRST, P_NX, P_NY, P_NZ, PRIM_BOX, PRIM_POLYGON,
-                    S_BOUNDS, S_NORMALS, S_OWNERS, S_PARTS, S_POINTS, S_PRIMS, S_SEPARATIONS,
-                    SCRATCH_FLOATS, SCRATCH_INTS, candidates, core, penetrations, prim_alive,
+from .world import (MAX_NEAR, MAX_PLANES, P_COUNT, P_FIRST, P_NX, P_NY, P_NZ, PRIM_BOX, PRIM_POLYGON,
+                    S_BOUNDS, S_NEAR, S_NORMALS, S_OWNERS, S_PARTS, S_POINTS, S_PRIMS,
+                    S_SEPARATIONS, SCRATCH_FLOATS, SCRATCH_INTS, candidates, core, penetrations, prim_alive,
                     beyond_prim, borrowed, separation_prim, sweep_prim,
                     world_radius)
 
@@ -202,17 +202,22 @@ def _gather(world, px, py, pz, half, up, rx, ry, rz, radius, skin, margin, wf, w
     Obstacles within ``margin`` become contact planes (normal, bound
     ``skin/2 - separation``, surface point, primitive), the nearest primitive
     per obstacle; every other primitive near the path is swept against the
-    agent grown by ``skin``. Returns ``(n_planes, worst, worst_row, fraction,
-    hit, hnx, hny, hnz)``.
+    agent grown by ``skin``. The primitives within ``|r| + 2 skin`` (the
+    only ones a sweep from ``p`` by at most ``|r|`` can touch) go to
+    ``wi[S_NEAR:]`` for :func:`_sweep`. Returns ``(n_planes, worst,
+    worst_row, fraction, hit, hnx, hny, hnz, n_near)``; ``n_near`` is -1
+    when more than ``MAX_NEAR`` are near.
     """
     ax, ay, az, bx, by, bz = core(px, py, pz, half, up)
     length = math.sqrt(rx * rx + ry * ry + rz * rz) + skin
-    reach = radius + max(margin, length)
+    near = length + skin
+    reach = radius + max(margin, near)
     n = candidates(world, ax, ay, az, bx, by, bz, rx, ry, rz, reach, cand)
     if n > cand.shape[0]:
         cand = np.empty(2 * n, dtype=np.int64)
         n = candidates(world, ax, ay, az, bx, by, bz, rx, ry, rz, reach, cand)
     n_planes = 0
+    n_near = 0
     worst = math.inf
     worst_row = -1
     fraction = 1.0
@@ -221,13 +226,16 @@ def _gather(world, px, py, pz, half, up, rx, ry, rz, radius, skin, margin, wf, w
     hny = 0.0
     hnz = 0.0
     grown = radius + skin
-    cutoff = radius + max(margin, length)
     for k in range(n):
         e = cand[k]
-        if not prim_alive(world, e) or beyond_prim(world, e, ax, ay, az, bx, by, bz, cutoff):
+        if not prim_alive(world, e) or beyond_prim(world, e, ax, ay, az, bx, by, bz, reach):
             continue
         sep, nx, ny, nz, qx, qy, qz = separation_prim(world, e, ax, ay, az, bx, by, bz)
         sep -= radius
+        if sep <= near:
+            if n_near < MAX_NEAR:
+                wi[S_NEAR + n_near] = e
+            n_near += 1
         if sep <= margin:
             # One plane per primitive: a mesh's triangles are each a contact.
             if n_planes == MAX_PLANES:
@@ -263,7 +271,9 @@ def _gather(world, px, py, pz, half, up, rx, ry, rz, radius, skin, margin, wf, w
         if wf[S_SEPARATIONS + t] < worst:
             worst = wf[S_SEPARATIONS + t]
             worst_row = t
-    return n_planes, worst, worst_row, fraction, hit, hnx, hny, hnz
+    if n_near > MAX_NEAR:
+        n_near = -1
+    return n_planes, worst, worst_row, fraction, hit, hnx, hny, hnz, n_near
 
 
 @njit(cache=True)
@@ -401,26 +411,32 @@ def _pressed(world, ax, ay, az, bx, by, bz, vx, vy, vz, radius, skin, wf, wi, fi
 
 
 @njit(cache=True)
-def _sweep(world, px, py, pz, half, up, vx, vy, vz, radius, skin, n_planes, wi, cand):
+def _sweep(world, px, py, pz, half, up, vx, vy, vz, radius, skin, n_planes, n_near, wi, cand):
     """First contact of the agent moving by ``v``: ``(fraction, hit, nx, ny, nz)``.
 
     Primitives that are contact planes are swept grown by only ``skin/4`` (the
     planes keep them ``skin/2`` away; this is the safety net), the others
-    grown by ``skin``.
+    grown by ``skin``. With ``n_near >= 0`` the primitives swept are the
+    ``n_near`` in ``wi[S_NEAR:]`` that :func:`_gather` found at ``p`` for a
+    motion at least as long as ``v`` (every other one is farther than
+    ``|v| + 2 skin``: a sweep cannot reach it); else those the tree finds.
     """
     ax, ay, az, bx, by, bz = core(px, py, pz, half, up)
     grown = radius + skin
-    n = candidates(world, ax, ay, az, bx, by, bz, vx, vy, vz, grown, cand)
-    if n > cand.shape[0]:
-        cand = np.empty(2 * n, dtype=np.int64)
+    if n_near >= 0:
+        n = n_near
+    else:
         n = candidates(world, ax, ay, az, bx, by, bz, vx, vy, vz, grown, cand)
+        if n > cand.shape[0]:
+            cand = np.empty(2 * n, dtype=np.int64)
+            n = candidates(world, ax, ay, az, bx, by, bz, vx, vy, vz, grown, cand)
     fraction = 1.0
     hit = -1
     hnx = 0.0
     hny = 0.0
     hnz = 0.0
     for k in range(n):
-        e = cand[k]
+        e = wi[S_NEAR + k] if n_near >= 0 else cand[k]
         if not prim_alive(world, e):
             continue
         r = radius + 0.25 * skin if _is_plane_prim(wi, n_planes, e) else grown
@@ -463,7 +479,7 @@ def slide(world, px, py, pz, dx, dy, dz, half, up, radius, skin, margin, slack, 
         if rem_len <= min_motion and passes > 1:
             stop = STOP_SLID if limited else STOP_DONE
             break
-        n_planes, worst, row, fraction, hit, hnx, hny, hnz = _gather(
+        n_planes, worst, row, fraction, hit, hnx, hny, hnz, n_near = _gather(
             world, px, py, pz, half, up, rem_x, rem_y, rem_z, radius, skin, margin, wf, wi,
             cand)
         if passes == 1 and worst < 0.0:
@@ -476,7 +492,7 @@ def slide(world, px, py, pz, dx, dy, dz, half, up, radius, skin, margin, slack, 
             recovered = True
             if not ok:
                 return px, py, pz, STOP_STUCK, n_contacts, recovered
-            n_planes, worst, row, fraction, hit, hnx, hny, hnz = _gather(
+            n_planes, worst, row, fraction, hit, hnx, hny, hnz, n_near = _gather(
                 world, px, py, pz, half, up, rem_x, rem_y, rem_z, radius, skin, margin, wf,
                 wi, cand)
         if rem_len <= min_motion:
@@ -537,7 +553,8 @@ def slide(world, px, py, pz, dx, dy, dz, half, up, radius, skin, margin, slack, 
                 vz *= k
                 v_len = budget
             fraction, hit, hnx, hny, hnz = _sweep(world, px, py, pz, half, up, vx, vy, vz,
-                                                  radius, skin, n_planes, wi, cand)
+                                                  radius, skin, n_planes,
+                                                  n_near if v_len <= rem_len else -1, wi, cand)
         elif rem_len > budget:
             k = budget / rem_len
             vx *= k

@@ -58,6 +58,8 @@ B_INTERIOR = 6
 
 #: Contact rows one query or slide pass handles at once.
 MAX_PLANES = 32
+#: Primitives a slide pass remembers as within reach of its motion (more: it asks the tree).
+MAX_NEAR = 64
 
 # flags[F_REMOVED]: 1 once an obstacle was removed (only then are alive flags read).
 F_REMOVED = 0
@@ -94,7 +96,8 @@ SCRATCH_FLOATS = 8 * MAX_PLANES
 S_OWNERS = 0                        # ints, (MAX_PLANES,) obstacle id per contact row
 S_PRIMS = MAX_PLANES                # ints, (MAX_PLANES,) primitive per contact row
 S_PARTS = 2 * MAX_PLANES            # ints, (MAX_PLANES,) part per contact row
-SCRATCH_INTS = 3 * MAX_PLANES
+S_NEAR = 3 * MAX_PLANES             # ints, (MAX_NEAR,) primitives a slide pass may reach
+SCRATCH_INTS = 3 * MAX_PLANES + MAX_NEAR
 
 
 def scratch():
