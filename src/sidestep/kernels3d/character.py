@@ -100,6 +100,7 @@ def _axis(up):
 @njit(cache=True)
 def _cast(world, cx, cy, cz, half, up, radius, skin, dx, dy, dz, wi, cand):
     """How far (0..1 of ``d``) the capsule moves straight by ``d`` before touching, ``skin`` out."""
+    world = borrowed(world)
     f, hit, _, _, _ = _sweep(world, cx, cy, cz, half, up, dx, dy, dz, radius, skin, 0, -1, wi,
                              cand)
     if hit < 0:
@@ -109,6 +110,7 @@ def _cast(world, cx, cy, cz, half, up, radius, skin, dx, dy, dz, wi, cand):
 
 @njit(cache=True)
 def _slide(world, body, cx, cy, cz, dx, dy, dz, half, up, wf, wi, cand, scratch):
+    world = borrowed(world)
     return slide(world, cx, cy, cz, dx, dy, dz, half, up, body[B_RADIUS], body[B_SKIN],
                  body[B_MARGIN], body[B_SLACK], body[B_MIN_MOTION],
                  int(body[B_MAX_ITERATIONS]), wf, wi, cand, scratch)
@@ -127,6 +129,7 @@ def classify(world, body, cx, cy, cz, half, up, base, wf, wi, cand, contacts):
     than ``step`` over ``base`` (the height of the feet the frame started
     with) is a wall, not a step's nose.
     """
+    world = borrowed(world)
     ux, uy, uz = _axis(up)
     radius = body[B_RADIUS]
     cos_slope = body[B_COS_SLOPE]
@@ -196,6 +199,7 @@ def classify(world, body, cx, cy, cz, half, up, base, wf, wi, cand, contacts):
 
 @njit(cache=True)
 def _supported(world, body, cx, cy, cz, half, up, base, wf, wi, cand, contacts):
+    world = borrowed(world)
     _, floor_row, _, _, _, _, _ = classify(world, body, cx, cy, cz, half, up, base, wf, wi,
                                            cand, contacts)
     return floor_row >= 0
@@ -225,6 +229,7 @@ def _flatten_steep(world, body, cx, cy, cz, half, up, base, hx, hy, hz, wf, wi, 
     along it stays level instead of climbing it. Returns the new ``h`` and
     whether any part was taken away.
     """
+    world = borrowed(world)
     ux, uy, uz = _axis(up)
     rows, _, _, _, _, _, _ = classify(world, body, cx, cy, cz, half, up, base, wf, wi, cand,
                                       contacts)
@@ -259,6 +264,7 @@ def _flatten_steep(world, body, cx, cy, cz, half, up, base, hx, hy, hz, wf, wi, 
 @njit(cache=True)
 def _steep_touching(world, body, cx, cy, cz, half, up, base, wf, wi, cand, contacts):
     """Whether a wall that faces up at all (a slope too steep to stand on) touches ``c``."""
+    world = borrowed(world)
     ux, uy, uz = _axis(up)
     rows, _, _, _, _, _, _ = classify(world, body, cx, cy, cz, half, up, base, wf, wi, cand,
                                       contacts)

@@ -94,6 +94,7 @@ def _heading(h):
 @njit(cache=True)
 def _free_spot(world, x, y, z, half, up, radius, clear, skin, wf, wi, cand):
     # Whether the agent at (x, y, z) is at least ``clear`` away from everything.
+    world = borrowed(world)
     count = penetrations(world, x, y, z, half, up, radius, clear, True, wf, wi, cand)
     for i in range(count):
         if wf[S_SEPARATIONS + i] < clear:
@@ -110,6 +111,7 @@ def _shell_search(world, px, py, pz, half, up, radius, skin, wf, wi, cand, stop)
     each free heading is bisected back and the nearest spot kept. Returns
     ``(x, y, z, distance)``, distance ``inf`` if none was found.
     """
+    world = borrowed(world)
     inner = 0.0
     ring = 2.0 * skin + radius
     while ring < stop:
@@ -153,6 +155,7 @@ def recover(world, px, py, pz, half, up, radius, skin, slack, wf, wi, cand):
     too; if still not free, shells go on outwards until the world is left
     behind. Returns ``(x, y, z, ok)``.
     """
+    world = borrowed(world)
     x = px
     y = py
     z = pz
@@ -208,6 +211,7 @@ def _gather(world, px, py, pz, half, up, rx, ry, rz, radius, skin, margin, wf, w
     worst_row, fraction, hit, hnx, hny, hnz, n_near)``; ``n_near`` is -1
     when more than ``MAX_NEAR`` are near.
     """
+    world = borrowed(world)
     ax, ay, az, bx, by, bz = core(px, py, pz, half, up)
     length = math.sqrt(rx * rx + ry * ry + rz * rz) + skin
     near = length + skin
@@ -280,6 +284,7 @@ def _gather(world, px, py, pz, half, up, rx, ry, rz, radius, skin, margin, wf, w
 def _support(world, e, nx, ny, nz):
     # The largest n . x over primitive e (a box's corners, a panel's or a
     # triangle's); inf for round ones (a sphere or a cylinder is never a seam).
+    world = borrowed(world)
     p = world.params[e]
     k = world.kind[e]
     if k == PRIM_BOX:
@@ -300,6 +305,7 @@ def _face_plane(world, e, nx, ny, nz):
     # Whether n is the normal of one of primitive e's faces (a box's side, a
     # panel's or triangle's plane, either way): a contact on a face, not on an
     # edge or corner (whose planes are tilted tangents).
+    world = borrowed(world)
     k = world.kind[e]
     if k == PRIM_BOX:
         return (nx == 0.0 and ny == 0.0) or (nx == 0.0 and nz == 0.0) or \
@@ -320,6 +326,7 @@ def _seam_row(world, e, qx, qy, qz, skin, n_planes, wf, wi):
     lies wholly on or behind that face's plane (a box beside a box, flush: not
     a step rising above it).
     """
+    world = borrowed(world)
     for j in range(n_planes):
         f = wi[S_PRIMS + j]
         if f == e:
@@ -351,6 +358,7 @@ def _seams(world, ax, ay, az, bx, by, bz, radius, skin, n_planes, wf, wi):
     solver slides along changes; the sweeps test every primitive as it is.
     Meshes have active edges for this already.
     """
+    world = borrowed(world)
     for i in range(n_planes):
         qx = wf[S_POINTS + 3 * i]
         qy = wf[S_POINTS + 3 * i + 1]
@@ -399,6 +407,7 @@ def _pressed(world, ax, ay, az, bx, by, bz, vx, vy, vz, radius, skin, wf, wi, fi
     """Move the planes in rows ``[first, count)`` whose primitive the agent moving by
     ``v`` would approach closer than ``_PRESS`` skins to rows ``first`` onwards;
     returns the row after the last one moved."""
+    world = borrowed(world)
     n = first
     for i in range(first, count):
         f, _, _, _ = sweep_prim(world, wi[S_PRIMS + i], ax, ay, az, bx, by, bz, vx, vy, vz,
@@ -421,6 +430,7 @@ def _sweep(world, px, py, pz, half, up, vx, vy, vz, radius, skin, n_planes, n_ne
     motion at least as long as ``v`` (every other one is farther than
     ``|v| + 2 skin``: a sweep cannot reach it); else those the tree finds.
     """
+    world = borrowed(world)
     ax, ay, az, bx, by, bz = core(px, py, pz, half, up)
     grown = radius + skin
     if n_near >= 0:
@@ -461,6 +471,7 @@ def slide(world, px, py, pz, dx, dy, dz, half, up, radius, skin, margin, slack, 
     :func:`~sidestep.kernels3d.planes.solve_planes`). Returns ``(x, y, z,
     stop, n_contacts, recovered)``; contacts go to ``contacts (k, 9)``.
     """
+    world = borrowed(world)
     total = math.sqrt(dx * dx + dy * dy + dz * dz)
     scale = 1.0 / total if total > 0.0 else 0.0
     n_contacts = 0
@@ -591,6 +602,7 @@ def slide(world, px, py, pz, dx, dy, dz, half, up, radius, skin, margin, slack, 
 @njit(cache=True)
 def _overlap_contacts(world, x, y, z, half, up, radius, wf, wi, cand, contacts):
     # Contacts for every obstacle the agent at (x, y, z) overlaps; returns their count.
+    world = borrowed(world)
     count = penetrations(world, x, y, z, half, up, radius, 0.0, False, wf, wi, cand)
     n_contacts = 0
     for i in range(count):
@@ -608,6 +620,7 @@ def push(world, px, py, pz, dx, dy, dz, half, up, radius, wf, wi, cand, contacts
 
     Contributions ``-separation * normal`` add up, one pass (fast moves tunnel).
     """
+    world = borrowed(world)
     x = px + dx
     y = py + dy
     z = pz + dz
@@ -629,6 +642,7 @@ def push(world, px, py, pz, dx, dy, dz, half, up, radius, wf, wi, cand, contacts
 @njit(cache=True)
 def block(world, px, py, pz, dx, dy, dz, half, up, radius, wf, wi, cand, contacts):
     """The wall article's method: if the agent at ``p + d`` collides, stay at ``p``."""
+    world = borrowed(world)
     x = px + dx
     y = py + dy
     z = pz + dz
@@ -656,6 +670,7 @@ def move_agent(world, px, py, pz, dx, dy, dz, radius, half, up, mode, skin, marg
 @njit(cache=True)
 def _move(world, px, py, pz, dx, dy, dz, radius, half, up, mode, skin, margin, slack,
           min_motion, max_iterations, wf, wi, cand, contacts):
+    world = borrowed(world)
     if mode == MODE_SLIDE:
         return slide(world, px, py, pz, dx, dy, dz, half, up, radius, skin, margin, slack,
                      min_motion, max_iterations, wf, wi, cand, contacts)

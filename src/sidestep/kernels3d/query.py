@@ -48,6 +48,7 @@ def _corner(world, first, i):
 def primitive_state(world, e, a, prep, tol, item, work):
     """The state of primitive ``e`` against packed volume ``a`` (``prep`` its prepared form
     when ``a`` is a polytope). ``item (PACKED,)`` and ``work (2, PACKED)`` are scratch."""
+    world = _kw.borrowed(world)
     k = world.kind[e]
     p = world.params[e]
     polytope = a[kv.KIND] == kv.POLYTOPE
@@ -124,6 +125,7 @@ def query_scan(world, a, prep, tol, state, held, found):
     Returns how many there are. An obstacle is CONTAINS when all its
     primitives are held.
     """
+    world = _kw.borrowed(world)
     item = np.zeros(kv.PACKED)
     work = np.empty((2, kv.PACKED))
     n = 0
