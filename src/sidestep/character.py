@@ -91,7 +91,8 @@ class Character:
     ([2.0, 0.2, 0.0], True, 'done')
     """
 
-    __slots__ = ("_world", "_body", "_contacts", "_offsets", "_touches", "_scratch")
+    __slots__ = ("_world", "_body", "_contacts", "_offsets", "_touches", "_scratch", "_feet",
+                 "_packed", "_state", "_direct")
 
     _world: "World3D"
     _body: FloatArray
@@ -99,6 +100,10 @@ class Character:
     _offsets: dict[int, FloatArray]
     _touches: "tuple[Touch, ...] | None"
     _scratch: Any          # the kernels' scratch buffers (kernels3d.world.scratch)
+    _feet: FloatArray      # a view of the feet in _body
+    _packed: Any           # the packed world _state holds
+    _state: Any            # kernels3d.character.FrameState: the packed world and the buffers
+    _direct: Any           # the frame's compiled entry points (update_frame_direct)
 
     def __init__(self, world: "World3D", feet: Point3, radius: float, height: float, *,
                  max_slope: float = math.radians(45), step_height: float = 0.3,
@@ -142,7 +147,9 @@ class Character:
         self._scratch = _kw.scratch()
         self._offsets = {i: o.copy() for i, o in world._store.offsets.items()}
         self._touches = None
-        self._frame((0.0, 0.0, 0.0), 0.0)     # what it stands on, before the first frame
+        self._feet = body[_kc.B_FEET:_kc.B_FEET + 3]
+        self._packed = None
+        self._frame(0.0, 0.0, 0.0, 0.0)       # what it stands on, before the first frame
         body[_kc.B_STOP] = _moves.STOP_DONE
 
     # ------------------------------------------------------------ per frame
@@ -164,37 +171,48 @@ class Character:
         str
             Why the frame ended (:attr:`stop`).
         """
-        # (The ignore: as in World2D.move, mypy folds Point3's tuple into ArrayLike
-        # when it compares types, and still narrows velocity to the tuple.)
+        # (The ignore below: as in World2D.move, mypy folds Point3's tuple into
+        # ArrayLike when it compares types.)
+        xyz: Any = None
         if type(velocity) is np.ndarray and velocity.shape == (3,) \
                 and velocity.dtype == np.float64:
-            velocity = tuple(velocity.tolist())   # a game's vector: checked below as floats
-        if (type(velocity) is tuple  # type: ignore[comparison-overlap]
-                and len(velocity) == 3 and type(dt) is float
-                and all(type(c) is float and -_FAST <= c <= _FAST for c in velocity)
-                and 0.0 <= dt <= _FAST):      # the usual call: plain floats (NaN fails too)
-            self._frame(velocity, dt)
-        else:
-            self._frame(validation.point(velocity, "velocity", dim=3),
-                        validation.length(dt, "dt"))
-        return _STOPS[int(self._body[_kc.B_STOP])]
+            xyz = velocity.tolist()             # a game's vector: checked below as floats
+        elif type(velocity) is tuple and len(velocity) == 3:  # type: ignore[comparison-overlap]
+            xyz = velocity
+        if xyz is not None:
+            x, y, z = xyz
+            if (type(x) is float and type(y) is float and type(z) is float
+                    and type(dt) is float and -_FAST <= x <= _FAST and -_FAST <= y <= _FAST
+                    and -_FAST <= z <= _FAST and 0.0 <= dt <= _FAST):
+                # The usual call: plain floats (NaN fails the ranges).
+                return _STOPS[self._frame(x, y, z, dt)]
+        v = validation.point(velocity, "velocity", dim=3)
+        return _STOPS[self._frame(float(v[0]), float(v[1]), float(v[2]),
+                                  validation.length(dt, "dt"))]
 
-    def _frame(self, v: tuple[float, float, float] | FloatArray, dt: float) -> None:
-        world = self._world
-        store = world._store
+    def _frame(self, x: float, y: float, z: float, dt: float) -> int:
+        # One kernel call; returns its stop code.
+        store = self._world._store
         packed = store.pack()
-        alive, flags = packed.alive, packed.flags
-        if store.offsets:
-            alive, flags = self._carry(packed)
-        _kc.update_character_direct(packed)(packed, alive, flags, self._body, float(v[0]),
-                                            float(v[1]), float(v[2]), dt, *self._scratch,
-                                            self._contacts)
+        if packed is not self._packed:
+            # Packed anew (obstacles added): a frame state holding the new arrays.
+            self._state = _kc.frame_state(packed, self._body, *self._scratch, self._contacts)
+            self._direct = _kc.update_frame_direct(self._state)
+            self._packed = packed
         self._touches = None
+        carry = self._carry(packed) if store.offsets else None
+        if carry is None:
+            stop: int = self._direct[0](self._state, x, y, z, dt)
+        else:
+            stop = self._direct[1](packed, carry[0], carry[1], self._body, x, y, z, dt,
+                                   *self._scratch, self._contacts)
+        return stop
 
-    def _carry(self, packed: Any) -> tuple[Any, Any]:
+    def _carry(self, packed: Any) -> tuple[Any, Any] | None:
         # Obstacles moved since the last frame (World3D.translate) that carry
         # the character (its floor) or pushed into it: their displacement,
-        # and the alive and flag arrays of the world without them to slide it in.
+        # and the alive and flag arrays of the world without them to slide it
+        # in; None when nothing carries it.
         body = self._body
         floor = int(body[_kc.B_FLOOR_OBSTACLE]) if body[_kc.B_ON_FLOOR] else -1
         moved = {}
@@ -203,16 +221,16 @@ class Character:
             if np.any(delta != 0.0):
                 moved[i] = delta
                 self._offsets[i] = offset.copy()
-        alive = packed.alive
         if not moved:
-            return alive, packed.flags
+            return None
+        alive = packed.alive
         carriers = [i for i in moved if i == floor and alive[i]]
         if len(moved) > len(carriers):
             touching = self._world.overlapping(self._center(), body[_kc.B_RADIUS],
                                                body[_kc.B_HEIGHT])
             carriers += [int(i) for i in touching if int(i) in moved and int(i) != floor]
         if not carriers:
-            return alive, packed.flags
+            return None
         body[_kc.B_CARRY:_kc.B_CARRY + 3] = sum(moved[i] for i in carriers)
         alive = alive.copy()
         alive[carriers] = 0
@@ -265,7 +283,7 @@ class Character:
     @property
     def position(self) -> FloatArray:
         """``(3,) float64``: the feet, the bottom of the capsule."""
-        return self._body[_kc.B_FEET:_kc.B_FEET + 3].copy()
+        return self._feet.copy()
 
     @position.setter
     def position(self, value: Point3) -> None:

@@ -37,6 +37,7 @@ from typing import Any
 #: volume's packed row), ``I1`` int64, ``J1`` int32, ``C1`` int8, ``B1``/``B2``
 #: bool, ``U1``/``U2`` uint8, ``I2`` int64 2D, ``b`` a bool, ``W`` the packed 2D world that
 #: ``world:unpack_world`` makes, ``P3`` the packed 3D world (a ``Packed3D``),
+#: ``K3`` a character's frame state (``kernels3d.character.FrameState``),
 #: ``L0`` the literal integer 0) and a rough weight (seconds of one core) to
 #: start the longest first. Parts of entry kernels (:data:`PARTS`) are listed
 #: too, with the types their caller passes them. A bare module is one of
@@ -94,6 +95,8 @@ KERNELS: dict[str, tuple[str, float]] = {
     "kernels3d.world:overlapping_owners": ("P3 f f f f f i", 0.5),
     "kernels3d.character:classify": ("P3 F1 f f f f i f F1 I1 I1 F2", 0.5),
     "kernels3d.character:update_character": ("P3 U1 I1 F1 f f f f F1 I1 F2", 4),
+    "kernels3d.character:frame_state": ("P3 F1 F1 I1 F2", 0.3),
+    "kernels3d.character:update_frame": ("K3 f f f f", 0.5),
     # Bounding volumes: one pair, many items (culling), world queries.
     "kernels3d.volumes:contains_pair": ("R1 R1 f F2", 3),
     "kernels3d.volumes:intersects_pair": ("R1 R1 f F2", 2.5),
@@ -135,6 +138,7 @@ PARTS: dict[str, tuple[str, ...]] = {
     "kernels3d.character:classify": ("kernels3d.world:separation_prim",),
     "kernels3d.character:update_character": ("kernels3d.moves:slide",
                                              "kernels3d.character:classify"),
+    "kernels3d.character:update_frame": ("kernels3d.character:update_character",),
 }
 
 #: Kernels each command calls (the demo's world has circles and walls only;
@@ -155,14 +159,15 @@ COMMANDS: dict[str, list[str]] = {
                "kernels3d.moves:move_agent", "kernels3d.world:raycast_points",
                "kernels3d.world:raycast_points_triangles",
                "kernels3d.world:nearest_points", "kernels3d.world:overlapping_owners",
-               "kernels3d.character:update_character"],
+               "kernels3d.character:update_character", "kernels3d.character:frame_state",
+               "kernels3d.character:update_frame"],
     "warmup": list(KERNELS),
 }
 #: ``check`` of a 3D level: floors cast down, capsules tested, characters swept.
 COMMANDS["check3d"] = list(COMMANDS["demo3d"])
 #: ``walk`` of a 3D level: batched moves under gravity.
 COMMANDS["walk3d"] = [k for k in COMMANDS["demo3d"]
-                      if k != "kernels3d.character:update_character"] + \
+                      if not k.startswith("kernels3d.character:")] + \
     ["kernels3d.moves:move_agents"]
 
 
@@ -247,8 +252,11 @@ def kernel(name: str, compile: bool = True) -> tuple[Any, tuple[Any, ...] | None
     dispatcher = getattr(importlib.import_module(package + module), function)
     names = _types()
     codes = KERNELS[name][0].split()
-    if "P3" in codes:
+    if "P3" in codes or "K3" in codes:
         names["P3"] = packed3d_type()
+    if "K3" in codes:
+        from .kernels3d.character import frame_state_type
+        names["K3"] = frame_state_type(names["P3"])
     if "W" in codes:
         names["W"] = _world_type(compile)
         if names["W"] is None:

@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit, typeof, types
 
 from .borrow import borrow
+from .direct import entry_point
 from .index import cell_hint, clamp, columns_capsule, rows_capsule
 from .planes import solve_planes
 from .prefetch import prefetch
@@ -750,12 +751,7 @@ def move_packed_direct():
     global _DIRECT
     if _DIRECT is None:
         buffer = typeof(np.zeros(1))
-        signature = (buffer, buffer) + (types.float64,) * 4
-        try:
-            move_packed.compile(signature)
-            _DIRECT = move_packed.overloads[signature].entry_point
-        except (AttributeError, KeyError, TypeError):
-            _DIRECT = move_packed
+        _DIRECT = entry_point(move_packed, (buffer, buffer) + (types.float64,) * 4)
     return _DIRECT
 
 

@@ -35,8 +35,10 @@ import math
 
 import numpy as np
 from numba import njit, typeof, types
+from numba.experimental import structref
 
 from ..kernels.borrow import borrow
+from ..kernels.direct import entry_point
 from .moves import STOP_BLOCKED, STOP_DONE, STOP_SLID, STOP_STUCK, _sweep, slide
 from .world import (S_NORMALS, S_OWNERS, S_PARTS, S_POINTS, S_PRIMS,
                     S_SEPARATIONS, Packed3D, borrowed, penetrations, surface_normal_prim)
@@ -293,7 +295,7 @@ def update_character(world, carry_alive, carry_flags, body, wish_x, wish_y, wish
     ``body[B_CARRY:B_CARRY + 3]`` carries the character (``world``'s own
     when nothing carries it: one packed world crosses from Python, not two).
     Writes the outcome to ``body`` and the contacts at the end to
-    ``contacts (k, CONTACT_FIELDS)``.
+    ``contacts (k, CONTACT_FIELDS)``; returns the stop code (``body[B_STOP]``).
     """
     world = borrowed(world)
     carry_world = Packed3D(world.kind, world.owner, world.part, world.params, world.vertices,
@@ -498,32 +500,73 @@ def update_character(world, carry_alive, carry_flags, body, wish_x, wish_y, wish
     body[B_CARRY + 1] = 0.0
     body[B_CARRY + 2] = 0.0
     body[B_JUMP] = math.nan
+    return stop
 
 
-_DIRECT = None
+@structref.register
+class FrameStateType(types.StructRef):
+    """The Numba type of a :class:`FrameState` (its fields' types, as given)."""
+
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(typ)) for name, typ in fields)
 
 
-def update_character_direct(world):
-    """:func:`update_character` compiled for its one set of argument types, called without
-    the dispatcher (as :func:`sidestep.kernels.moves.move_packed_direct` in 2D).
+class FrameState(structref.StructRefProxy):
+    """What a character's frame reads and writes but the wish: one object to pass.
 
-    Numba's dispatcher works out the type of every argument on every call,
-    and a packed world's type is a named tuple it types in Python: a
-    character's frame paid more for that than for its slide. :class:`Character`
-    always passes the same types (a packed ``world`` like this one, its
-    ``uint8`` and ``int64`` flag arrays, float64 rows, four Python floats),
-    so it calls the compiled function for those types directly. Falls back
-    to the dispatcher if this Numba keeps its compiled functions elsewhere.
+    Fields ``world`` (the packed world), ``body (BODY_SIZE,)``, the scratch
+    buffers ``wf`` and ``wi`` and ``contacts (k, CONTACT_FIELDS)``: the same
+    arrays :class:`~sidestep.Character` holds, shared, not copied. Handing
+    the kernel one object instead of twenty arrays spares it unpacking each
+    from Python on every frame. Made by :func:`frame_state`.
     """
-    global _DIRECT
-    if _DIRECT is None:
+
+
+structref.define_proxy(FrameState, FrameStateType, ["world", "body", "wf", "wi", "contacts"])
+
+
+def frame_state_type(world_type):
+    """The Numba type of a :class:`FrameState` for a packed world of ``world_type``."""
+    f1 = types.Array(types.float64, 1, "C")
+    return FrameStateType([("world", world_type), ("body", f1), ("wf", f1),
+                           ("wi", types.Array(types.int64, 1, "C")),
+                           ("contacts", types.Array(types.float64, 2, "C"))])
+
+
+@njit(cache=True)
+def frame_state(world, body, wf, wi, contacts):
+    """A :class:`FrameState` holding these (a new one whenever the world is packed anew)."""
+    return FrameState(world, body, wf, wi, contacts)
+
+
+@njit(cache=True)
+def update_frame(state, wish_x, wish_y, wish_z, dt):
+    """:func:`update_character` for the character of ``state`` (a :class:`FrameState`)
+    when nothing carries it; returns the frame's stop code."""
+    world = state.world
+    return update_character(world, world.alive, world.flags, state.body, wish_x, wish_y,
+                            wish_z, dt, state.wf, state.wi, state.contacts)
+
+
+_DIRECT = {}
+
+
+def update_frame_direct(state):
+    """:func:`update_frame` compiled for ``state``'s type, called without the dispatcher
+    (:mod:`sidestep.kernels.direct`), and :func:`update_character` likewise for
+    the frames a moving obstacle carries the character in: ``(frame, carried)``.
+
+    :class:`~sidestep.Character` always passes these the same types: a
+    :class:`FrameState`, or a packed world with its ``uint8`` and ``int64``
+    flag arrays and float64 rows, and four Python floats.
+    """
+    kind = typeof(state)
+    if kind not in _DIRECT:
+        world = kind.field_dict["world"]
         f1 = typeof(np.zeros(1))
-        signature = (typeof(world), typeof(world.alive), typeof(world.flags), f1) + \
-            (types.float64,) * 4 + (f1, typeof(np.zeros(1, dtype=np.int64)),
-                                    typeof(np.zeros((1, 1))))
-        try:
-            update_character.compile(signature)
-            _DIRECT = update_character.overloads[signature].entry_point
-        except (AttributeError, KeyError, TypeError):
-            _DIRECT = update_character
-    return _DIRECT
+        carried = (world, types.Array(types.uint8, 1, "C"), types.Array(types.int64, 1, "C"),
+                   f1) + (types.float64,) * 4 + (f1, types.Array(types.int64, 1, "C"),
+                                                 types.Array(types.float64, 2, "C"))
+        _DIRECT[kind] = (entry_point(update_frame, (kind,) + (types.float64,) * 4),
+                         entry_point(update_character, carried))
+    return _DIRECT[kind]
