@@ -21,6 +21,36 @@ def _violation(w, normals, bounds, count, vx, vy):
 
 
 @njit(cache=True, forceinline=False)
+def _violation_below(w, normals, bounds, count, vx, vy, cutoff):
+    # :func:`_violation`, or the largest so far as soon as it exceeds ``cutoff`` (a
+    # candidate breaking a constraint by that much is rejected whatever the rest).
+    worst = -math.inf
+    for i in range(count):
+        worst = max(worst, w[bounds + i] - (w[normals + 2 * i] * vx + w[normals + 2 * i + 1] * vy))
+        if worst > cutoff:
+            return worst
+    return worst
+
+
+@njit(cache=True, forceinline=True)
+def _candidate_error(w, normals, bounds, count, slack, best_err, best_d2, vx, vy, d2):
+    """The violation of candidate ``v`` (``d2`` from the wish) if it beats the best so
+    far, else ``inf``: a candidate wins when it breaks no constraint by more than
+    ``slack`` and is nearer than a best that breaks none either, or (while the best
+    breaks one) when it breaks less. Its violation is needed only as far as it
+    decides that: a candidate no nearer than a feasible best is not checked, and the
+    check stops at the first constraint that rejects it, so the answer is the one
+    of checking every candidate in full."""
+    if best_err > slack:
+        err = _violation_below(w, normals, bounds, count, vx, vy, best_err)
+        return err if err < best_err else math.inf
+    if not d2 < best_d2:
+        return math.inf
+    err = _violation_below(w, normals, bounds, count, vx, vy, slack)
+    return err if err <= slack else math.inf
+
+
+@njit(cache=True, forceinline=False)
 def solve_planes(dx, dy, w, normals, bounds, count, slack):
     """The motion ``v`` closest to ``d`` with ``n_i . v >= b_i`` for all ``i < count``.
 
@@ -47,10 +77,9 @@ def solve_planes(dx, dy, w, normals, bounds, count, slack):
         shift = w[bounds + i] - (nx * dx + ny * dy)
         vx = dx + shift * nx
         vy = dy + shift * ny
-        err = _violation(w, normals, bounds, count, vx, vy)
         d2 = (vx - dx) ** 2 + (vy - dy) ** 2
-        if (err <= slack and (best_err > slack or d2 < best_d2)) or \
-                (best_err > slack and err < best_err):
+        err = _candidate_error(w, normals, bounds, count, slack, best_err, best_d2, vx, vy, d2)
+        if err < math.inf:
             best_x, best_y, best_err, best_d2 = vx, vy, err, d2
     # 2. Corners where two constraint lines meet (Cramer's rule).
     for i in range(count):
@@ -66,9 +95,9 @@ def solve_planes(dx, dy, w, normals, bounds, count, slack):
                 continue
             vx = (bi * njy - bj * niy) / det
             vy = (nix * bj - njx * bi) / det
-            err = _violation(w, normals, bounds, count, vx, vy)
             d2 = (vx - dx) ** 2 + (vy - dy) ** 2
-            if (err <= slack and (best_err > slack or d2 < best_d2)) or \
-                    (best_err > slack and err < best_err):
+            err = _candidate_error(w, normals, bounds, count, slack, best_err, best_d2, vx, vy,
+                                   d2)
+            if err < math.inf:
                 best_x, best_y, best_err, best_d2 = vx, vy, err, d2
     return best_x, best_y, best_err
