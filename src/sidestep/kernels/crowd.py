@@ -46,7 +46,7 @@ from .moves import (CONTACT_FIELDS, MODE_BLOCK, MODE_GHOST, MODE_SLIDE, STOP_BLO
                     STOP_DONE, STOP_SLID, move_agent)
 from .planes import solve_planes
 from .row_queue import next_rows
-from .world import SCRATCH_FLOATS, SCRATCH_INTS, unpack_world
+from .world import SCRATCH_FLOATS, SCRATCH_INTS, borrowed, unpack_world
 
 #: Half-planes of a cell solved together at most (the active set).
 ACTIVE = 16
@@ -356,6 +356,7 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
     neighbours than ``neighbours`` holds is left undone with the rest of its chunk
     in ``pending``, and their count returned: the caller grows the buffers (here they
     are never replaced, so the loop over the agents counts no references)."""
+    world = borrowed(world)
     scale = max(1.0, abs(ox), abs(oy), abs(ox + nx * size), abs(oy + ny * size))
     extra = separation + dmax
     while True:

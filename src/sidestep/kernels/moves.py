@@ -23,7 +23,7 @@ from .row_queue import next_rows
 from .world import (MAX_PLANES, S_BOUNDS, S_ITEMS, S_NORMALS, S_OWNERS, S_POINTS,
                     S_INSIDE, S_SEPARATIONS, SCRATCH_FLOATS, SCRATCH_INTS, cell_span,
                     ITEM, inside_areas, item_geometry, item_owner, nearest_point, item_owner_alive, item_within_reach, listed,
-                    penetrations, probe_point, separation_item, sweep_item, unpack_world)
+                    borrowed, penetrations, probe_point, separation_item, sweep_item, unpack_world)
 
 MODE_SLIDE = 0
 MODE_PUSH = 1
@@ -62,6 +62,7 @@ def _record(contacts, n, owner, qx, qy, nx, ny, fraction):
 def _bounds_escape(world, px, py, radius):
     # Distance from p beyond which the world's broadphase box (and so every
     # obstacle) is left behind by more than the radius: always free there.
+    world = borrowed(world)
     c = world.items
     if c.nx == 0:
         return 0.0
@@ -100,6 +101,7 @@ _FAR = 4.0
 def _separation_far(world, x, y, wi):
     # The signed separation of (x, y) from the nearest surface, however far:
     # negative far behind a one-sided wall (the void outside a level).
+    world = borrowed(world)
     _, sep, _, _, _, _ = nearest_point(world, x, y, wi)
     return sep
 
@@ -125,6 +127,7 @@ def _ring_search(world, px, py, radius, skin, wi, stop):
     nearest spot found is taken. Returns ``(x, y, distance)``; ``distance``
     is ``inf`` if no ring had a free spot.
     """
+    world = borrowed(world)
     inner = 0.0
     ring = 2.0 * skin + radius
     while ring < stop:
@@ -182,6 +185,7 @@ def recover(world, px, py, radius, skin, slack, wf, wi):
     ``wf``, ``wi`` are the scratch buffers. Returns ``(x, y, ok)``; ``ok`` is
     False only if no free spot was found.
     """
+    world = borrowed(world)
     x = px
     y = py
     free = False
@@ -322,6 +326,7 @@ def _seam_row(world, e, px, py, skin, n_planes, wf, wi):
     box beside a box, a wall continuing a wall), not out towards the agent
     (a wall standing on a floor makes a real corner).
     """
+    world = borrowed(world)
     ax, ay, bx, by, _ = item_geometry(world, e)
     ux = bx - ax
     uy = by - ay
@@ -362,6 +367,7 @@ def _seams(world, px, py, radius, skin, n_planes, wf, wi):
     still test every item as it is, so no agent enters one (3D meshes do
     the same with their active edges).
     """
+    world = borrowed(world)
     for i in range(n_planes):
         j = _seam_row(world, wi[S_ITEMS + i], px, py, skin, n_planes, wf, wi)
         if j < 0:
@@ -378,6 +384,7 @@ def _seams(world, px, py, radius, skin, n_planes, wf, wi):
 @njit(cache=True, forceinline=False)
 def _gather_again(world, px, py, rx, ry, radius, skin, margin, wf, wi):
     # _gather as a call, for the rare pass after a recovery (one inlined copy is enough).
+    world = borrowed(world)
     return _gather(world, px, py, rx, ry, radius, skin, margin, wf, wi)
 
 
@@ -403,6 +410,7 @@ def _pressed(world, px, py, vx, vy, radius, skin, wf, wi, first, count):
     """Move the contact planes in rows ``[first, count)`` whose obstacle the disc
     moving by ``v`` would approach closer than ``_PRESS`` skins to rows
     ``first`` onwards; returns the row after the last one moved."""
+    world = borrowed(world)
     n = first
     for i in range(first, count):
         f, _, _ = sweep_item(world, wi[S_ITEMS + i], px, py, vx, vy, radius + _PRESS * skin)
@@ -629,6 +637,7 @@ def slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
 @njit(cache=True, forceinline=False)
 def _overlap_contacts(world, x, y, radius, wf, wi, contacts):
     # Contacts for every obstacle the disc at (x, y) overlaps; returns their count.
+    world = borrowed(world)
     count = penetrations(world, x, y, radius, 0.0, wf, wi)
     n_contacts = np.int64(0)
     for i in range(count):
@@ -649,6 +658,7 @@ def push(world, px, py, dx, dy, radius, wf, wi, contacts):
     contributions add up. One pass, as in the article: fast moves tunnel, and
     leaving one obstacle may enter another.
     """
+    world = borrowed(world)
     x = px + dx
     y = py + dy
     count, n_contacts = _overlap_contacts(world, x, y, radius, wf, wi, contacts)
@@ -670,6 +680,7 @@ def block(world, px, py, dx, dy, radius, wf, wi, contacts):
     Collides means some surface is closer than ``radius`` (strictly, as the
     article's ``distance < collision distance``).
     """
+    world = borrowed(world)
     x = px + dx
     y = py + dy
     count, n_contacts = _overlap_contacts(world, x, y, radius, wf, wi, contacts)

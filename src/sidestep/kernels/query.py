@@ -12,7 +12,7 @@ import math
 from numba import njit
 
 from .index import clamp
-from .world import is_alive, unpack_world
+from .world import borrowed, is_alive, unpack_world
 
 
 @njit(cache=True, forceinline=False)
@@ -30,6 +30,7 @@ def _span(cells, lo, hi, origin, n):
 @njit(cache=True, forceinline=False)
 def _gather(world, cells, owners, lox, loy, hix, hiy, mark, found, n):
     # Owners (ints[owners + entry]) of the entries of the cells meeting the box.
+    world = borrowed(world)
     if cells.nx == 0:
         return n
     i0, i1 = _span(cells, lox, hix, cells.origin_x, cells.nx)

@@ -121,6 +121,19 @@ def unpack_world(blob):
                        h[H_I_SHAPE], h[H_F_FRAME], h[H_S_CELLS], items, areas)
 
 
+@njit(cache=True, inline="always")
+def borrowed(world):
+    """``world`` with its three buffers borrowed again (see :func:`unpack_world`).
+
+    A compiled callee cannot see that its caller's views are borrowed; every
+    kernel that takes a world and is not inlined calls this first, so the
+    views it takes of the buffers are not reference counted (as
+    :func:`sidestep.kernels3d.world.borrowed`).
+    """
+    return PackedWorld(borrow(world.floats), borrow(world.ints), borrow(world.small),
+                       *world[3:])
+
+
 # Scratch: two flat buffers per thread (or per agent) so hot kernels never
 # allocate. Offsets of each part:
 S_NORMALS = 0                        # floats, (MAX_PLANES, 2) contact normals
@@ -192,6 +205,7 @@ def separation_item(world, e, px, py):
     signed distance to the level's boundary (:func:`nearest_point`) and the
     free spots of a recovery tell its back (the void) from its front.
     """
+    world = borrowed(world)
     ax, ay, bx, by, t = item_geometry(world, e)
     return separation_point_segment(px, py, ax, ay, bx, by, t)
 
@@ -199,6 +213,7 @@ def separation_item(world, e, px, py):
 @njit(cache=True, forceinline=False)
 def sweep_item(world, e, px, py, dx, dy, radius):
     """Disc of ``radius`` swept by ``d`` against item ``e``: ``(fraction, nx, ny)``."""
+    world = borrowed(world)
     ax, ay, bx, by, t = item_geometry(world, e)
     return sweep_circle_segment(px, py, dx, dy, radius + t, ax, ay, bx, by)
 
@@ -229,6 +244,7 @@ def grid_frame(world, g):
 @njit(cache=True, forceinline=False)
 def contains_area(world, a, px, py):
     """Whether ``p`` lies in the solid area ``a`` (box, polygon or grid)."""
+    world = borrowed(world)
     minx, miny, maxx, maxy = area_bounds(world, a)
     if not contains_point_box(px, py, minx, miny, maxx, maxy):
         return False
@@ -245,6 +261,7 @@ def contains_area(world, a, px, py):
 @njit(cache=True, forceinline=False)
 def depth_area(world, a, px, py):
     """Depth of ``p`` inside area ``a``: ``(depth, nx, ny, qx, qy)``, normal = way out."""
+    world = borrowed(world)
     kind = world.ints[world.area_kind + a]
     if kind == AREA_BOX:
         minx, miny, maxx, maxy = area_bounds(world, a)
@@ -265,6 +282,7 @@ def inside_areas(world, px, py, owners, first):
     for the deepest one (``separation = -depth``; ``owner = -1`` and ``inf``
     when none).
     """
+    world = borrowed(world)
     count = 0
     best = math.inf
     bo = -1
@@ -311,6 +329,7 @@ def probe_point(world, px, py, reach, work_ints):
     Cost: the cells within ``reach`` of ``p`` only. ``work_ints`` is scratch
     (``(SCRATCH_INTS,) int64``).
     """
+    world = borrowed(world)
     count, best, bo, bnx, bny, bqx, bqy = inside_areas(world, px, py, work_ints, S_INSIDE)
     cells = world.items
     if cells.nx == 0:
@@ -336,6 +355,7 @@ def probe_point(world, px, py, reach, work_ints):
 @njit(cache=True, forceinline=False)
 def separation_one_sided(world, e, px, py):
     """Signed separation of ``p`` from the one-sided wall item ``e`` (negative behind it)."""
+    world = borrowed(world)
     ax, ay, bx, by, t = item_geometry(world, e)
     return separation_point_wall_one_sided(px, py, ax, ay, bx, by, t, item_sides(world, e))
 
@@ -344,6 +364,7 @@ def separation_one_sided(world, e, px, py):
 def _behind_more(world, e, other, px, py):
     # Of two one-sided walls equally near p (at a shared corner), whether e
     # says p lies deeper (its answer is more negative): the one to believe.
+    world = borrowed(world)
     return separation_one_sided(world, e, px, py)[0] < \
         separation_one_sided(world, other, px, py)[0]
 
@@ -460,6 +481,7 @@ def raycast_point(world, ox, oy, dx, dy, max_distance, work_ints):
     cells along the ray (Amanatides and Woo) and stops at the first cell whose
     entry lies beyond the best hit.
     """
+    world = borrowed(world)
     # 1. Starting inside: the line of sight is blocked at once.
     bo, sep, nx, ny, qx, qy = probe_point(world, ox, oy, 0.0, work_ints)
     if bo >= 0 and sep <= 0.0:
@@ -559,6 +581,7 @@ def penetrations(world, px, py, radius, reach, work_floats, work_ints):
     obstacle made of several segments gets the row of its nearest one. Fills
     at most ``MAX_PLANES`` rows and returns their count.
     """
+    world = borrowed(world)
     wf = work_floats
     wi = work_ints
     count = 0
