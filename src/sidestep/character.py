@@ -149,6 +149,7 @@ class Character:
         self._touches = None
         self._feet = body[_kc.B_FEET:_kc.B_FEET + 3]
         self._packed = None
+        self._direct = _kc.update_frame_direct()
         self._frame(0.0, 0.0, 0.0, 0.0)       # what it stands on, before the first frame
         body[_kc.B_STOP] = _moves.STOP_DONE
 
@@ -197,7 +198,6 @@ class Character:
         if packed is not self._packed:
             # Packed anew (obstacles added): a frame state holding the new arrays.
             self._state = _kc.frame_state(packed, self._body, *self._scratch, self._contacts)
-            self._direct = _kc.update_frame_direct(self._state)
             self._packed = packed
         self._touches = None
         carry = self._carry(packed) if store.offsets else None

@@ -275,6 +275,24 @@ def test_box_query_visits_every_overlapping_primitive(case, data, max_leaf):
         assert 0 in visited_box(tree, corner)
 
 
+@given(box_sets(), st.data(), st.sampled_from([1, 2, 4, 8]))
+def test_stackless_box_walk_gives_the_cursors_primitives_in_its_order(case, data, max_leaf):
+    # primitives_in_box (the characters' query, no cursor) against the cursor's leaves.
+    boxes, offset = case
+    tree = build_bvh(boxes, max_leaf=max_leaf)
+    for _ in range(3):
+        q = data.draw(query_boxes(offset))
+        expected = [int(tree.order[k]) for first, count in leaves_box(tree, q)
+                    for k in range(first, first + count)]
+        out = np.full(len(boxes) + 1, -1, dtype=np.int64)
+        assert bvh.primitives_in_box(tree, *q, out) == len(expected)
+        assert out[:len(expected)].tolist() == expected
+        # A buffer too small: the count still, the first ones written, nothing beyond.
+        short = np.full(2, -1, dtype=np.int64)
+        assert bvh.primitives_in_box(tree, *q, short) == len(expected)
+        assert short[:len(expected)].tolist() == expected[:2]
+
+
 def test_box_query_far_from_the_origin_on_flat_terrain():
     # Terrain 5 km from the origin, flat (every box zero-thick in z).
     boxes = terrain_boxes(30, 30, offset=(5000.0, -5000.0, 12.5), flat=True)

@@ -12,10 +12,10 @@ results are equal.
 import math
 
 import numpy as np
-from numba import njit, typeof, types
+from numba import njit
 
 from .borrow import borrow
-from .direct import entry_point
+from .direct import registered
 from .index import cell_hint, clamp, columns_capsule, rows_capsule
 from .planes import solve_planes
 from .prefetch import prefetch
@@ -755,14 +755,14 @@ def move_packed_direct():
     Numba's dispatcher works out the type of every argument on every call (a
     quarter of a per-frame step's cost); the Python API always passes the
     same types (the world's float64 buffer, a float64 work buffer, four
-    Python floats), so it calls the compiled function for those types
-    directly. Callers must pass exactly those types. Falls back to the
-    dispatcher if this Numba keeps its compiled functions elsewhere.
+    Python floats: the signature :data:`sidestep.kernel_cache.KERNELS`
+    registers), so it calls the compiled function for those types directly
+    (:func:`sidestep.kernels.direct.registered`). Callers must pass exactly
+    those types.
     """
     global _DIRECT
     if _DIRECT is None:
-        buffer = typeof(np.zeros(1))
-        _DIRECT = entry_point(move_packed, (buffer, buffer) + (types.float64,) * 4)
+        _DIRECT = registered("moves:move_packed")
     return _DIRECT
 
 

@@ -34,11 +34,11 @@ writes the frame's outcome back. Units are the world's; angles as cosines.
 import math
 
 import numpy as np
-from numba import njit, typeof, types
+from numba import njit, types
 from numba.experimental import structref
 
 from ..kernels.borrow import borrow
-from ..kernels.direct import entry_point
+from ..kernels.direct import registered
 from .moves import STOP_BLOCKED, STOP_DONE, STOP_SLID, STOP_STUCK, _sweep, slide
 from .world import (S_NORMALS, S_OWNERS, S_PARTS, S_POINTS, S_PRIMS,
                     S_SEPARATIONS, Packed3D, borrowed, penetrations, surface_normal_prim)
@@ -298,9 +298,7 @@ def update_character(world, carry_alive, carry_flags, body, wish_x, wish_y, wish
     ``contacts (k, CONTACT_FIELDS)``; returns the stop code (``body[B_STOP]``).
     """
     world = borrowed(world)
-    carry_world = Packed3D(world.kind, world.owner, world.part, world.params, world.vertices,
-                           world.loop, borrow(carry_alive), borrow(carry_flags), world.tree,
-                           world.triangles)
+    carry_world = Packed3D(*world[:6], borrow(carry_alive), borrow(carry_flags), *world[8:])
     cand = np.empty(64, dtype=np.int64)
     scratch = np.empty((4, 9))
     up = int(body[B_UP])
@@ -548,25 +546,21 @@ def update_frame(state, wish_x, wish_y, wish_z, dt):
                             wish_z, dt, state.wf, state.wi, state.contacts)
 
 
-_DIRECT = {}
+_DIRECT = None
 
 
-def update_frame_direct(state):
-    """:func:`update_frame` compiled for ``state``'s type, called without the dispatcher
-    (:mod:`sidestep.kernels.direct`), and :func:`update_character` likewise for
-    the frames a moving obstacle carries the character in: ``(frame, carried)``.
+def update_frame_direct():
+    """:func:`update_frame`, and :func:`update_character` for the frames a moving
+    obstacle carries the character in, each compiled for its one registered
+    signature and called without the dispatcher (:mod:`sidestep.kernels.direct`):
+    ``(frame, carried)``.
 
     :class:`~sidestep.Character` always passes these the same types: a
     :class:`FrameState`, or a packed world with its ``uint8`` and ``int64``
     flag arrays and float64 rows, and four Python floats.
     """
-    kind = typeof(state)
-    if kind not in _DIRECT:
-        world = kind.field_dict["world"]
-        f1 = typeof(np.zeros(1))
-        carried = (world, types.Array(types.uint8, 1, "C"), types.Array(types.int64, 1, "C"),
-                   f1) + (types.float64,) * 4 + (f1, types.Array(types.int64, 1, "C"),
-                                                 types.Array(types.float64, 2, "C"))
-        _DIRECT[kind] = (entry_point(update_frame, (kind,) + (types.float64,) * 4),
-                         entry_point(update_character, carried))
-    return _DIRECT[kind]
+    global _DIRECT
+    if _DIRECT is None:
+        _DIRECT = (registered("kernels3d.character:update_frame"),
+                   registered("kernels3d.character:update_character"))
+    return _DIRECT
