@@ -40,9 +40,9 @@ _STOP_NAMES = np.array([_STOPS.get(code, "") for code in range(max(_STOPS) + 1)]
 class CrowdStep:
     """What :meth:`Crowd.step` did."""
 
-    #: ``(n,) int64``: the agents' ids, in the order of the other fields.
+    #: ``(n,) int64``: the agents' ids, in the order of the other fields (read-only).
     ids: IntArray
-    #: ``(n, 2) float64``: where each agent ends.
+    #: ``(n, 2) float64``: where each agent ends (read-only).
     positions: FloatArray
     #: ``(n,) int64``: the first obstacle each one touched (-1: none).
     obstacle: IntArray
@@ -227,8 +227,11 @@ class Crowd:
                  world._max_iterations, out, stops, obstacles, pressure)
         self._positions = out
         self._pressure = pressure
-        return CrowdStep(self._ids.copy(), out.copy(), obstacles, stops, self._radii.copy(),
-                         2.0 * skin)
+        # The crowd's arrays are replaced, never written in place (each step makes a new
+        # ``out``; add and remove make new arrays): the record holds read-only views of
+        # them instead of copies (a tenth of a millisecond a step for 10,000 agents).
+        return CrowdStep(_read_only(self._ids), _read_only(out), obstacles, stops,
+                         self._radii, 2.0 * skin)
 
 
 def _weights(value: Numbers, n: int) -> FloatArray:
