@@ -231,6 +231,43 @@ def recover(world, px, py, radius, skin, slack, wf, wi):
     return px, py, False
 
 
+@njit(cache=True, inline="always")
+def _reaches(rx, ry, radius, skin, margin):
+    """How far :func:`_gather` looks from the disc at ``p`` moving by ``r``.
+
+    Returns ``(reach, length, farthest)``: the capsule ``p -> p + r`` of
+    radius ``reach`` covers the cells read; obstacles farther than
+    ``length`` (the move plus the skin) cannot be hit, their separation
+    alone rules them out without a sweep; nothing farther than ``farthest``
+    from ``p`` becomes a plane or can be hit.
+    """
+    length = math.sqrt(rx * rx + ry * ry) + skin
+    return radius + margin, length, radius + max(margin, length)
+
+
+@njit(cache=True, forceinline=True)
+def _clear(world, px, py, rx, ry, radius, skin, margin):
+    """Whether nothing lies within :func:`_gather`'s reach of the disc at ``p`` moving by ``r``.
+
+    :func:`_gather`'s walk over the same cells, stopping at the first item
+    that passes its first test (within ``farthest``, alive): when none does,
+    the move meets nothing. The common case, tried before a slide sets up
+    its passes.
+    """
+    cells = world.items
+    reach, _, farthest = _reaches(rx, ry, radius, skin, margin)
+    j0, j1 = rows_capsule(cells, px, py, px + rx, py + ry, reach)
+    for j in range(j0, j1 + 1):
+        i0, i1 = columns_capsule(cells, px, py, px + rx, py + ry, reach, j)
+        for i in range(i0, i1 + 1):
+            lo, hi = cell_span(world, cells, j * cells.nx + i)
+            for t in range(lo, hi):
+                e = np.int64(world.small[t])
+                if item_within_reach(world, e, px, py, farthest) and item_owner_alive(world, e):
+                    return False
+    return True
+
+
 @njit(cache=True, forceinline=True)
 def _gather(world, px, py, rx, ry, radius, skin, margin, wf, wi):
     """One look at everything near the disc at ``p`` and along ``p -> p + r``.
@@ -251,13 +288,8 @@ def _gather(world, px, py, rx, ry, radius, skin, margin, wf, wi):
     hit = -1
     hnx = 0.0
     hny = 0.0
-    reach = radius + margin
     grown = radius + skin
-    # Obstacles farther than the move is long (plus the skin) cannot be hit:
-    # their separation alone rules them out, without a sweep.
-    length = math.sqrt(rx * rx + ry * ry) + skin
-    # Nothing farther than this from p becomes a plane or can be hit.
-    farthest = radius + max(margin, length)
+    reach, length, farthest = _reaches(rx, ry, radius, skin, margin)
     j0, j1 = rows_capsule(cells, px, py, px + rx, py + ry, reach)
     for j in range(j0, j1 + 1):
         i0, i1 = columns_capsule(cells, px, py, px + rx, py + ry, reach, j)
@@ -481,7 +513,9 @@ def slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
     where it was going). The path is never longer than ``|d|``: each pass
     moves at most what is left of that length. An answer that turns back
     against the wish (the second side of a crease) stops the move there. A
-    move that starts overlapping first recovers (:func:`recover`).
+    move that starts overlapping first recovers (:func:`recover`). A move
+    with nothing within reach (:func:`_clear`) ends at ``p + d`` at once, as
+    its first pass would.
 
     ``wf``, ``wi`` are the scratch buffers. Returns ``(x, y, stop, n_contacts,
     recovered)``; contacts are written to ``contacts (k, 6)`` rows
@@ -503,6 +537,10 @@ def slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
     nx = ny = qx = qy = 0.0
     if world.n_areas > 0:
         n_inside, sep, owner, nx, ny, qx, qy = inside_areas(world, px, py, wi, S_INSIDE)
+    if n_inside == 0 and total > min_motion and \
+            _clear(world, px, py, dx, dy, radius, skin, margin):
+        # Nothing near: the first pass would end the move at p + d, untouched.
+        return px + dx, py + dy, STOP_DONE, n_contacts, recovered
     it = 0
     passes = 0
     while it < max_iterations and passes < max_iterations + SEAM_PASSES:
