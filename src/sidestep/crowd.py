@@ -65,8 +65,10 @@ class CrowdStep:
         if not len(self.ids):
             return np.empty((0, 2), dtype=np.int64)
         radii = cast(FloatArray, self._radii)        # Crowd.step always gives them
-        grid = _kc.grid_agents(self.positions, 2.0 * float(radii.max()) + self._gap)
-        pairs: IntArray = self.ids[_kc.touching_pairs(self.positions, radii, *grid, self._gap)]
+        # A writable copy: the kernels are compiled for writable arrays only.
+        ends = self.positions.copy()
+        grid = _kc.grid_agents(ends, 2.0 * float(radii.max()) + self._gap)
+        pairs: IntArray = self.ids[_kc.touching_pairs(ends, radii, *grid, self._gap)]
         return pairs
 
 
