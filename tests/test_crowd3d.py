@@ -129,6 +129,29 @@ def test_stacked_agents_do_not_interact():
     assert set(done.stop) == {"done"} and done.touching.shape == (0, 2)
 
 
+@pytest.mark.parametrize("up", ["x", "y", "z"])
+def test_any_up_axis_stacks_apart_and_meets_side_by_side(up):
+    axis = "xyz".index(up)
+    across = (axis + 1) % 3
+    stacked = np.zeros((2, 3))
+    stacked[1, axis] = 2 * HEIGHT                 # one above the other's head
+    d = np.zeros((2, 3))
+    d[:, across] = (1.0, -1.0)
+    crowd = Crowd3D(World3D(up=up), stacked, 0.5, HEIGHT)
+    done = crowd.step(d)
+    np.testing.assert_array_equal(done.positions, stacked + d)       # as if alone
+    assert done.touching.shape == (0, 2)
+    beside = np.zeros((2, 3))
+    beside[1, across] = 3.0
+    beside[1, axis] = 0.5                         # a little higher: still side by side
+    crowd = Crowd3D(World3D(up=up), beside, 0.5, HEIGHT)
+    for _ in range(3):
+        done = crowd.step(d)
+    assert crowd.positions[1, across] - crowd.positions[0, across] == pytest.approx(1.0,
+                                                                                   abs=1e-6)
+    assert done.touching.tolist() == [[0, 1]]
+
+
 def test_an_agent_dropping_onto_anothers_head_comes_to_rest_on_it():
     # Cores one above the other: the pair's normal is vertical. Equal weights: the
     # falling one takes half the gap a step, the one below cannot make way (the floor).
