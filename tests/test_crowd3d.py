@@ -173,6 +173,43 @@ def test_a_light_agent_dropping_onto_a_heavy_one_keeps_off_it():
     assert pair_gaps(crowd.positions, crowd.radii, crowd.heights)[0, 1] >= 0.2
 
 
+def test_heavy_agent_passes_through_a_resting_block_on_a_floor():
+    g = np.arange(10) * 1.5                       # half a metre between neighbours
+    block = standing(np.stack(np.meshgrid(g + 5.0, g - g[-1] / 2), axis=-1).reshape(-1, 2))
+    crowd = Crowd3D(floor(40.0), np.vstack([standing([(0.0, 0.0)]), block]), 0.5, HEIGHT,
+                    weights=np.r_[np.inf, np.ones(100)])
+    d = np.zeros((101, 3))
+    d[:, UP] = -0.05                              # gravity: everyone stays on the floor
+    d[0, 0] = 0.25
+    for _ in range(100):
+        before = crowd.positions.copy()
+        crowd.step(d)
+        assert_step_keeps_the_promise(crowd, before, crowd.positions)
+    assert crowd.positions[0, 0] > 5.0 + g[-1] + 0.5      # out the far side
+    assert crowd.positions[0, 2] == 0.0                   # never pushed off its line
+    np.testing.assert_allclose(crowd.positions[:, UP], 0.9, atol=1e-5)   # on the floor
+
+
+def test_mixed_radii_and_heights_through_a_doorway():
+    world = floor(30.0)
+    world.add_boxes([(-0.5, 0.0, -20.0), (-0.5, 0.0, 1.5)], [(0.5, 3.0, -1.5), (0.5, 3.0, 20.0)])
+    rng = np.random.default_rng(3)
+    radii = rng.uniform(0.2, 0.6, 60)
+    heights = rng.uniform(0.0, 2.0, 60)            # spheres and capsules
+    rows = np.arange(60)
+    xz = np.column_stack([-2.5 - 1.4 * (rows // 6), -3.5 + 1.4 * (rows % 6)])
+    start = np.column_stack([xz[:, 0], np.maximum(radii, 0.5 * heights) + 0.01, xz[:, 1]])
+    crowd = Crowd3D(world, start, radii, heights)
+    goal = np.array([6.0, 0.0])
+    for _ in range(250):
+        gap = goal - crowd.positions[:, [0, 2]]
+        step = 0.15 * gap / np.maximum(np.linalg.norm(gap, axis=1), 1e-9)[:, None]
+        before = crowd.positions.copy()
+        crowd.step(np.column_stack([step[:, 0], np.full(60, -0.05), step[:, 1]]))
+        assert_step_keeps_the_promise(crowd, before, crowd.positions)
+    assert (crowd.positions[:, 0] > 0.5).sum() > 30           # most got through
+
+
 def test_equal_weights_share_the_way():
     crowd = Crowd3D(floor(), standing([(0.0, 0.0), (1.0, 0.0)]), 0.5, HEIGHT)
     crowd.step([(0.4, 0.0, 0.0), (0.0, 0.0, 0.0)])     # the first walks into the second
