@@ -331,3 +331,18 @@ def test_sliding_along_a_wall_into_a_resting_agent_never_creeps_past_the_skin():
         crowd.step([(-0.05, 0.1), (-0.05, 0.0)])
         assert_step_keeps_the_promise(crowd, before, crowd.positions)
         assert pair_gaps(crowd.positions, crowd.radii).min() >= -0.5 * SKIN
+
+
+def test_an_overlapping_agent_is_not_refused_its_clipped_motion_for_rounding():
+    # Agent 1 overlaps a neighbour (that pair's bound is 0); its wish clipped to its cell,
+    # worked out apart, lands on that bound with v . n = 2e-16: rounding, not a way out of
+    # the cell. It used to be refused, and the agent stayed.
+    rng = np.random.default_rng(11)
+    start = rng.uniform(-8, 8, (200, 2))
+    d = rng.normal(0, 0.6, (200, 2))
+    radii = rng.uniform(0.2, 0.5, 200)
+    crowd = Crowd(World2D(), start, radii)
+    done = crowd.step(d)
+    assert_step_keeps_the_promise(crowd, start, done.positions)
+    np.testing.assert_allclose(done.positions[1] - start[1],
+                               (-0.01006231798084037, 0.164407217311889), atol=1e-9)

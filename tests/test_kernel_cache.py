@@ -48,6 +48,8 @@ mesh_only = sidestep.World3D()
 mesh_only.add_mesh(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0.0]]), np.array([[0, 1, 2]]))
 mesh_only.raycast([(0.2, 0.2, 1.0)], [(0, 0, -1.0)])
 w3.nearest([(0, 5, 0)]); w3.clearance(np.zeros((600, 3))); w3.overlapping((0, 1, 0), 0.3, 1.8)
+crowd3 = sidestep.Crowd3D(w3, [(-3.0, 1.0, 0.0), (-1.0, 1.0, 0.0)], 0.3, 1.8)
+crowd3.step([(1.0, 0.0, 0.0), (-1.0, 0.0, 0.0)]).touching
 hero = sidestep.Character(w3, (0, 0, 0), 0.3, 1.8)
 hero.update((1, 0, 0), 0.1)
 w3.translate([0], (0, 0.1, 0))
@@ -83,7 +85,7 @@ def test_api_calls_each_entry_kernel_with_its_one_registered_signature():
 @pytest.mark.parametrize("entries", [
     ("moves:move_packed", "world:nearest_points", "crowd:crowd_step"),
     ("kernels3d.moves:move_agent", "kernels3d.world:nearest_points",
-     "kernels3d.character:update_frame")], ids=["2d", "3d"])
+     "kernels3d.character:update_frame", "kernels3d.crowd:crowd_step")], ids=["2d", "3d"])
 def test_each_part_is_compiled_for_its_registered_signature_by_what_calls_it(tmp_path,
                                                                               entries):
     # On an empty cache, the entry kernels compiled here compile their parts

@@ -71,6 +71,10 @@ def first_person() -> str:
     seen: NDArray[np.int64] = world.query(view).obstacle
     states: NDArray[np.int8] = contains_spheres(view, [(0.0, 1.0, -5.0)], 1.0)
     held: bool = Box((0, 0, 0), (2, 2, 2)).contains(Sphere((1, 1, 1), 0.5)) is Containment.CONTAINS
+    crowd = sidestep.Crowd3D(world, [(-1.0, 0.91, 0.0), (1.0, 0.91, 0.0)], radii=0.3,
+                             heights=1.8)
+    step: sidestep.CrowdStep = crowd.step([(0.3, 0.0, 0.0), (-0.3, 0.0, 0.0)], mode="slide")
+    pairs: NDArray[np.int64] = step.touching
     return stop
 '''
 
@@ -81,6 +85,7 @@ sidestep.World2D().move((0.0, 0.0), (1.0, 0.0), mode="slid")
 sidestep.World2D().geometry("circles")
 sidestep.World3D(up="w")
 sidestep.Crowd(sidestep.World2D(), [(0.0, 0.0)], 0.5).step([(1.0, 0.0)], mode="push")
+sidestep.Crowd3D(sidestep.World3D(), [(0.0, 0.0, 0.0)], 0.5, 1.8).step([(1.0, 0.0, 0.0)], mode="push")
 '''
 
 
@@ -105,9 +110,9 @@ def test_a_strictly_typed_game_checks_and_typos_do_not(tmp_path):
     errors = re.findall(r"^(\S+?\.py):(\d+): error: (.*)$", run.stdout, flags=re.M)
     assert not [e for e in errors if e[0].endswith("game.py")], run.stdout
     wrong = {int(line): message for path, line, message in errors if path.endswith("typos.py")}
-    assert sorted(wrong) == [3, 4, 5, 6], run.stdout
+    assert sorted(wrong) == [3, 4, 5, 6, 7], run.stdout
     assert all("incompatible type" in m and "Literal" in m for m in wrong.values()), run.stdout
-    assert len(errors) == 4, run.stdout
+    assert len(errors) == 5, run.stdout
 
 
 def test_the_package_is_marked_typed():

@@ -14,6 +14,7 @@ from ._types import Points, StrPath
 from .agent import Agent
 from .character import Character, Touch
 from .crowd import Crowd, CrowdStep
+from .crowd3d import Crowd3D
 from .kernel_cache import warmup
 from .level import Level, LevelError, Scenarios
 from .results import Contact, Move, Nearest, RayHits
@@ -21,7 +22,7 @@ from .world import MODES, World2D
 from .world3d import World3D
 
 __version__ = "0.1.0"
-__all__ = ["World2D", "World3D", "Agent", "Character", "Touch", "Crowd", "CrowdStep", "Move", "Contact", "Nearest", "RayHits", "MODES",
+__all__ = ["World2D", "World3D", "Agent", "Character", "Touch", "Crowd", "Crowd3D", "CrowdStep", "Move", "Contact", "Nearest", "RayHits", "MODES",
            "load", "save", "Level", "LevelError", "Scenarios", "warmup", "__version__"]
 
 

@@ -52,6 +52,10 @@ from .world import SCRATCH_FLOATS, SCRATCH_INTS, borrowed, unpack_world
 ACTIVE = 16
 #: Cells of the agents' grid per agent, at most (the cell size grows to keep to it).
 CELLS_PER_AGENT = 4
+#: Rounding of a clipped motion's ``v . n`` (times the largest coordinate): what
+#: :func:`_inside_cell` allows beyond a bound of 0 (an overlapping pair may close by
+#: this much a step, far below :data:`~sidestep.tolerances.PROMISE`).
+ROUNDING = 1e-12
 #: Golden angle (radians): escape headings of agents standing at the very same point.
 _GOLDEN = math.pi * (3.0 - math.sqrt(5.0))
 
@@ -250,13 +254,16 @@ def _neighbours(packed, row, px, py, rk, motion, reach, extra, skin, ox, oy, siz
 
 
 @njit(cache=True, forceinline=True)
-def _inside_cell(pairs, count, vx, vy, tolerance):
+def _inside_cell(pairs, count, vx, vy, tolerance, rounding):
     """Whether the motion ``v`` keeps to the cell, give or take ``tolerance`` (the world's
     slide ends a rounding or a skin off the line it was asked for). The allowance
-    shrinks as a gap closes below zero and is gone at ``-tolerance``, so steps never
-    add it up: two agents are never closer than ``2 * tolerance`` short of touching."""
+    shrinks as a gap closes below zero, down to ``rounding`` at ``-tolerance``, so steps
+    never add it up: two agents are never closer than ``2 * tolerance`` short of
+    touching. ``rounding`` (:data:`ROUNDING` times the largest coordinate) is the
+    rounding of the plane solver's answer: without it, an overlapping pair's bound of 0
+    refused a clipped motion for ``v . n = 2e-16``, and the agent stayed."""
     for t in range(count):
-        allow = max(0.0, tolerance + min(pairs[t, 3], 0.0))
+        allow = max(rounding, tolerance + min(pairs[t, 3], 0.0))
         if vx * pairs[t, 0] + vy * pairs[t, 1] > pairs[t, 2] + allow:
             return False
     return True
@@ -359,6 +366,7 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
     world = borrowed(world)
     scale = max(1.0, abs(ox), abs(oy), abs(ox + nx * size), abs(oy + ny * size))
     extra = separation + dmax
+    rounding = ROUNDING * scale
     while True:
         if pending[0] < pending[1]:
             first = pending[0]
@@ -428,7 +436,7 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
             # 4. Into the cell, then through the world.
             agent_mode = MODE_SLIDE if mode == MODE_GHOST else mode
             if mode == MODE_BLOCK:
-                ok = _inside_cell(pairs, count, wx, wy, 0.0)
+                ok = _inside_cell(pairs, count, wx, wy, 0.0, rounding)
                 vx = wx if ok else 0.0
                 vy = wy if ok else 0.0
             else:
@@ -448,7 +456,7 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
                 if n_contacts > 0:
                     hit = int(contacts[0, 0])
                 tolerance = 0.25 * skin
-                if not _inside_cell(pairs, count, x - px, y - py, tolerance):
+                if not _inside_cell(pairs, count, x - px, y - py, tolerance, rounding):
                     # Sliding left the cell: along the chord it took, clipped.
                     vx, vy, ok = _clip_to_cell(pairs, count, x - px, y - py, slack, qp)
                     x = px
@@ -458,7 +466,8 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
                         x2, y2, code2, n2, _ = move_agent(
                             world, px, py, vx, vy, rk, agent_mode, skin, margin, slack,
                             min_motion, max_iterations, wf, wi, contacts)
-                        if _inside_cell(pairs, count, x2 - px, y2 - py, tolerance):
+                        if _inside_cell(pairs, count, x2 - px, y2 - py, tolerance,
+                                        rounding):
                             x = x2
                             y = y2
                             code = code2
@@ -474,7 +483,7 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
                     pending[1] = stop
                     return far
                 _cell(packed, rest, items, row, neighbours, far, scale, pairs)
-                if not _inside_cell(pairs, far, x - px, y - py, 0.25 * skin):
+                if not _inside_cell(pairs, far, x - px, y - py, 0.25 * skin, rounding):
                     x = px
                     y = py
                     code = STOP_BLOCKED

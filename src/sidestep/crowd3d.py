@@ -1,0 +1,241 @@
+"""``Crowd3D``: upright capsule agents that collide with each other as well as with a
+:class:`~sidestep.World3D`.
+
+The 3D mirror of :mod:`sidestep.crowd`: ``World3D.move_many`` moves agents
+against the static world only; a crowd holds the agents, and each
+:meth:`Crowd3D.step` moves all of them at once so that no two overlap, none
+passes through another at any speed, none enters an obstacle, heavier agents
+push lighter ones aside (sliding them along the world, never into it) and
+agents at rest stay at rest. How: :mod:`sidestep.kernels3d.crowd`.
+"""
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, cast
+
+import numpy as np
+
+from . import validation
+from ._types import CrowdMode, FloatArray, Ids, IntArray, Numbers, Points3
+from .crowd import _MODE_CODES, CROWD_MODES, CrowdStep, _read_only, _weights
+from .kernels import crowd as _kc
+from .kernels3d import crowd as _kc3
+from .threads import run_rows
+
+if TYPE_CHECKING:
+    from .world3d import World3D
+
+
+@dataclass(frozen=True)
+class _CrowdStep3D(CrowdStep):
+    """What :meth:`Crowd3D.step` did: a :class:`~sidestep.CrowdStep` with ``(n, 3)``
+    positions, whose :attr:`touching` measures between the capsules' cores."""
+
+    _halves: FloatArray | None = field(repr=False, default=None)
+    _up: int = field(repr=False, default=1)
+
+    @cached_property
+    def touching(self) -> IntArray:
+        """``(m, 2) int64``: ids of the pairs of agents touching at the end (their capsules
+        within two skins), each pair once, lower index first; worked out on first read."""
+        if not len(self.ids):
+            return np.empty((0, 2), dtype=np.int64)
+        radii = cast(FloatArray, self._radii)        # Crowd3D.step always gives them
+        halves = cast(FloatArray, self._halves)
+        flat = np.ascontiguousarray(self.positions[:, [(self._up + 1) % 3, (self._up + 2) % 3]])
+        grid = _kc.grid_agents(flat, 2.0 * float(radii.max()) + self._gap)
+        found = _kc3.touching_pairs(self.positions, radii, halves, self._up, *grid, self._gap)
+        pairs: IntArray = self.ids[found]
+        return pairs
+
+
+class Crowd3D:
+    """Upright capsule agents in a :class:`~sidestep.World3D` that collide with each other.
+
+    Each agent is the capsule :meth:`World3D.move` moves: ``radius`` and
+    ``height`` along the world's ``up`` axis, centred on its position (a
+    sphere when ``height <= 2 * radius``).
+
+    Parameters
+    ----------
+    world : World3D
+    positions : (n, 3) float64
+        The agents' centres (world units).
+    radii : float or (n,) float64, > 0
+    heights : float or (n,) float64, >= 0
+        Each capsule's height in all, along ``up``.
+    weights : float or (n,) float64, > 0, optional
+        How hard each agent pushes (1 by default); ``inf``: never pushed.
+    separation : float >= 0, optional
+        How far (world units) a step moves an agent to separate it from
+        agents it overlaps; a quarter of the largest radius by default.
+
+    Examples
+    --------
+    >>> import sidestep
+    >>> world = sidestep.World3D()
+    >>> floor = world.add_boxes([(-10, -1, -10)], [(10, 0, 10)])
+    >>> crowd = sidestep.Crowd3D(world, [(-2, 0.91, 0), (2, 0.91, 0)], radii=0.4, heights=1.8)
+    >>> for _ in range(20):                    # head on, 0.3 a step
+    ...     done = crowd.step([(0.3, 0, 0), (-0.3, 0, 0)])
+    >>> bool(crowd.positions[0, 0] < crowd.positions[1, 0])   # never passed each other
+    True
+    >>> float(round(crowd.positions[1, 0] - crowd.positions[0, 0], 6))   # touching
+    0.8
+    """
+
+    __slots__ = ("_world", "_positions", "_radii", "_heights", "_halves", "_weights", "_ids",
+                 "_next_id", "_separation", "_pressure")
+
+    _world: "World3D"
+    _positions: FloatArray
+    _radii: FloatArray
+    _heights: FloatArray
+    _halves: FloatArray
+    _weights: FloatArray
+    _ids: IntArray
+    _next_id: int
+    _separation: float | None
+    _pressure: FloatArray
+
+    def __init__(self, world: "World3D", positions: Points3, radii: Numbers, heights: Numbers,
+                 weights: Numbers | None = None, *, separation: float | None = None) -> None:
+        from .world3d import World3D
+        if not isinstance(world, World3D):
+            raise TypeError(f"world must be a World3D, got {type(world).__name__}")
+        self._world = world
+        self._positions = np.empty((0, 3))
+        self._radii = np.empty(0)
+        self._heights = np.empty(0)
+        self._halves = np.empty(0)
+        self._weights = np.empty(0)
+        self._ids = np.empty(0, dtype=np.int64)
+        self._pressure = np.empty((0, 3))
+        self._next_id = 0
+        self._separation = None if separation is None else validation.length(
+            separation, "separation")
+        self.add(positions, radii, heights, weights)
+
+    # ------------------------------------------------------------- agents
+    def add(self, positions: Points3, radii: Numbers, heights: Numbers,
+            weights: Numbers | None = None) -> IntArray:
+        """Add agents; returns their ids ``(k,) int64`` (never reused after a removal).
+
+        Parameters as for :class:`Crowd3D`; ``positions (k, 3)``.
+        """
+        p, _ = validation.points(positions, "positions", dim=3)
+        r = validation.lengths(radii, "radii", len(p), allow_zero=False)
+        h = validation.lengths(heights, "heights", len(p))
+        w = np.ones(len(p)) if weights is None else _weights(weights, len(p))
+        ids = np.arange(self._next_id, self._next_id + len(p), dtype=np.int64)
+        self._positions = np.concatenate([self._positions, p])
+        self._radii = np.concatenate([self._radii, r])
+        self._heights = np.concatenate([self._heights, h])
+        # As World3D._agent: a capsule's core is its height less both caps.
+        self._halves = np.concatenate([self._halves, np.where(h > 2.0 * r, 0.5 * h - r, 0.0)])
+        self._weights = np.concatenate([self._weights, w])
+        self._ids = np.concatenate([self._ids, ids])
+        self._pressure = np.concatenate([self._pressure, np.zeros((len(p), 3))])
+        self._next_id += len(p)
+        return ids
+
+    def remove(self, ids: Ids) -> None:
+        """Remove agents by id (unknown ids raise ``KeyError``; then none is removed)."""
+        arr = validation.ids(ids, "ids")
+        keep = ~np.isin(self._ids, arr)
+        missing = np.setdiff1d(arr, self._ids)
+        if len(missing):
+            raise KeyError(f"no agent with id {int(missing[0])} in this crowd")
+        self._positions = self._positions[keep]
+        self._radii = self._radii[keep]
+        self._heights = self._heights[keep]
+        self._halves = self._halves[keep]
+        self._weights = self._weights[keep]
+        self._ids = self._ids[keep]
+        self._pressure = self._pressure[keep]
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    @property
+    def ids(self) -> IntArray:
+        """``(n,) int64``: the agents' ids, in the order of :attr:`positions` (read-only)."""
+        return _read_only(self._ids)
+
+    @property
+    def positions(self) -> FloatArray:
+        """``(n, 3) float64``: the agents' centres, read-only."""
+        return _read_only(self._positions)
+
+    @property
+    def radii(self) -> FloatArray:
+        """``(n,) float64``, read-only."""
+        return _read_only(self._radii)
+
+    @property
+    def heights(self) -> FloatArray:
+        """``(n,) float64``: each capsule's height in all, read-only."""
+        return _read_only(self._heights)
+
+    @property
+    def weights(self) -> FloatArray:
+        """``(n,) float64``, read-only."""
+        return _read_only(self._weights)
+
+    # --------------------------------------------------------------- step
+    def step(self, displacements: Points3, mode: CrowdMode = "slide") -> CrowdStep:
+        """Move every agent at once by its displacement.
+
+        Parameters
+        ----------
+        displacements : (n, 3) float64
+            World units, in the order of :attr:`ids` (gravity included, if any:
+            an agent on a floor slides along it).
+        mode : {"slide", "block", "ghost"}
+            As :meth:`Crowd.step`; ``ghost`` is ``World3D.move_many`` in
+            ``slide``.
+
+        Returns
+        -------
+        CrowdStep
+            ``positions (n, 3)``; ``touching`` measures between the capsules.
+
+        Notes
+        -----
+        The promise, after every step: no agent is inside an obstacle, and no
+        two agents' capsules are closer than the sum of their radii minus the
+        world's skin, where the step started that way; an agent never passes
+        through another; the ends do not depend on the agents' order (to
+        rounding, 1e-9) nor on the number of threads (exactly).
+        """
+        n = len(self._ids)
+        d, _ = validation.points(displacements, "displacements", dim=3)
+        if d.shape != (n, 3):
+            raise ValueError(f"displacements must have shape ({n}, 3), got {d.shape}")
+        code = _MODE_CODES[validation.choice(mode, "mode", CROWD_MODES)]
+        world = self._world
+        up = world._up
+        p = self._positions
+        intents = d + self._pressure
+        moves = np.sqrt(np.einsum("ij,ij->i", d, d))
+        reach = float((self._radii + moves).max()) if n else 0.0
+        dmax = float(moves.max()) if n else 0.0
+        skin, margin, slack, min_motion = world._tolerances()
+        separation = self._separation if self._separation is not None else \
+            (0.25 * float(self._radii.max()) if n else 0.0)
+        scale = max(1.0, float(np.abs(p).max())) if n else 1.0
+        flat = np.ascontiguousarray(p[:, [(up + 1) % 3, (up + 2) % 3]])
+        grid = _kc.grid_agents(flat, max(2.0 * (reach + separation + dmax) + skin, 1e-9))
+        out = np.empty_like(p)
+        stops = np.empty(n, dtype=np.int64)
+        obstacles = np.empty(n, dtype=np.int64)
+        pressure = np.zeros((n, 3))
+        ox, oy, size, nx, ny, start, items = grid
+        packed, rest = _kc3.cell_order(start, items, p, self._radii, self._halves, moves,
+                                       self._weights, d, intents, (up + 1) % 3)
+        run_rows(_kc3.crowd_step, n, world._store.pack(), packed, rest, items, start, ox, oy,
+                 size, nx, ny, up, reach, dmax, code, separation, skin, margin, slack,
+                 min_motion, world._max_iterations, scale, out, stops, obstacles, pressure)
+        self._positions = out
+        self._pressure = pressure
+        return _CrowdStep3D(self._ids.copy(), out.copy(), obstacles, stops, self._radii.copy(),
+                            2.0 * skin, self._halves.copy(), up)

@@ -1,0 +1,527 @@
+"""3D crowds: upright capsule agents that collide with each other as well as with the world.
+
+The 3D mirror of :mod:`sidestep.kernels.crowd`, the same method with one more
+coordinate. An agent is its **core**, the upright segment ``p -+ half * up``
+(``half`` 0 for a sphere), and its radius, as
+:func:`sidestep.kernels3d.moves.move_agent` moves it. One step moves every
+agent at once, each from where all of them started (so the answer does not
+depend on the agents' order or on the threads):
+
+1. **Neighbours**: a uniform grid over the two horizontal axes (the axes
+   other than ``up``) of the agents' start positions (the 2D
+   :func:`~sidestep.kernels.crowd.grid_agents`); the vertical is tested
+   exactly: two agents are neighbours when the distance between their cores
+   is below ``r_i + r_j + |d_i| + |d_j| + skin`` (a stack of agents on one
+   spot lands in one cell, and each is tested against the others exactly).
+   The step reads the agents in the grid's order, each cell's sorted along
+   the first horizontal axis (:func:`cell_order`).
+2. **Cells**: the offset between two agents is the one between the
+   **closest points of their cores**: two parallel upright segments, so the
+   horizontal offset when their vertical extents overlap, else the offset
+   between the nearest ends (:func:`_offset`). With ``n_ij`` its unit vector
+   and ``gap`` its length less ``r_i + r_j``, agent ``i`` may advance along
+   ``n_ij`` by at most its weight's share of the gap: the half-space
+   ``v . n_ij <= share * gap``. The closest points of two convex sets give a
+   separating plane (each core's support along ``n_ij`` is its closest
+   point), and the agents only translate: two agents each keeping to its
+   half-space never overlap and never pass through each other at any speed.
+   Overlapping pairs have bound 0: they never come closer. Cores meeting
+   (a zero offset) leave along golden-angle headings in the horizontal plane
+   fixed by their indices.
+3. **Wish**: the displacement asked for, plus the way an agent makes for a
+   heavier (or equal) neighbour heading into it beyond its share, plus the
+   separation from overlapping neighbours, capped as in 2D.
+4. **Move**: the motion nearest the wish inside the cell (the 3D
+   contact-plane solver :func:`~sidestep.kernels3d.planes.solve_planes` on
+   the half-spaces the wish breaks, added one at a time), then the world move
+   (``slide``: sliding along the world, never into it). If sliding took the
+   end out of the cell, the move is tried again along the chord it took,
+   clipped to the cell; failing that the agent stays.
+
+Agents at rest with nothing pressing on them have a zero wish and do not
+move: resting groups never jiggle.
+"""
+import math
+
+import numpy as np
+from numba import njit
+
+from ..kernels.borrow import borrow
+from ..kernels.crowd import ROUNDING, _golden, _share
+from ..kernels.moves import MODE_BLOCK, MODE_GHOST, MODE_SLIDE, STOP_BLOCKED, STOP_DONE, STOP_SLID
+from ..kernels.row_queue import next_rows
+from .moves import CONTACT_FIELDS, _move
+from .planes import solve_planes
+from .world import SCRATCH_FLOATS, SCRATCH_INTS, borrowed
+
+#: Half-spaces of a cell solved together at most (the active set).
+ACTIVE = 16
+#: Columns of ``packed``: position (3), radius, core half length, ``|d|``.
+PACKED = 6
+#: Columns of ``pairs``: the unit normal (3), the bound, the gap.
+PAIR = 5
+
+
+@njit(cache=True)
+def cell_order(start, items, positions, radii, halves, moves, weights, displacements, intents,
+               a0):
+    """Sorts each cell's agents by their coordinate ``a0`` (then index) in ``items`` (in
+    place) and returns the agents in that order: ``packed (n, 6)``, each one's ``x, y, z,
+    r, half, |d|``, and ``rest (n, 7)``, its ``weight, dx, dy, dz`` and intent ``ix, iy,
+    iz`` (world units). ``start``, ``items``: the 2D grid over the horizontal axes
+    (:func:`sidestep.kernels.crowd.grid_agents`), ``a0`` its first axis."""
+    n = items.shape[0]
+    packed = np.empty((n, PACKED))
+    for t in range(n):
+        k = items[t]
+        packed[t, 0] = positions[k, 0]
+        packed[t, 1] = positions[k, 1]
+        packed[t, 2] = positions[k, 2]
+        packed[t, 3] = radii[k]
+        packed[t, 4] = halves[k]
+        packed[t, 5] = moves[k]
+    row = np.empty(PACKED)
+    for c in range(start.shape[0] - 1):
+        first = start[c]
+        for t in range(first + 1, start[c + 1]):
+            # Insertion: a cell holds a handful of agents.
+            k = items[t]
+            x = packed[t, a0]
+            u = t
+            while u > first and (packed[u - 1, a0] > x or (packed[u - 1, a0] == x
+                                                             and items[u - 1] > k)):
+                u -= 1
+            if u < t:
+                for f in range(PACKED):
+                    row[f] = packed[t, f]
+                for v in range(t, u, -1):
+                    items[v] = items[v - 1]
+                    for f in range(PACKED):
+                        packed[v, f] = packed[v - 1, f]
+                items[u] = k
+                for f in range(PACKED):
+                    packed[u, f] = row[f]
+    rest = np.empty((n, 7))
+    for t in range(n):
+        k = items[t]
+        rest[t, 0] = weights[k]
+        for f in range(3):
+            rest[t, 1 + f] = displacements[k, f]
+            rest[t, 4 + f] = intents[k, f]
+    return packed, rest
+
+
+@njit(cache=True, inline="always")
+def _offset(px, py, pz, hk, qx, qy, qz, hj, up):
+    """The offset from the closest point of core ``p -+ hk`` to that of core ``q -+ hj``
+    (both upright along axis ``up``): the offset of the centres less the part of its
+    vertical the cores' overlapping extents take up."""
+    ex = qx - px
+    ey = qy - py
+    ez = qz - pz
+    lim = hk + hj
+    if up == 0:
+        ex -= min(max(ex, -lim), lim)
+    elif up == 1:
+        ey -= min(max(ey, -lim), lim)
+    else:
+        ez -= min(max(ez, -lim), lim)
+    return ex, ey, ez
+
+
+@njit(cache=True)
+def _clip_to_cell(pairs, count, wx, wy, wz, slack, qp):
+    """The motion nearest ``w`` inside the agent's cell: ``(vx, vy, vz, ok)``.
+
+    ``pairs (count, 5)``: each neighbour's ``nx, ny, nz, bound, gap``
+    (:func:`_cell`). Cutting planes: the half-space ``w`` breaks most joins
+    the active set (``qp``: normals at 0, bounds at ``3 * ACTIVE``, as ``-n .
+    v >= -b``) and the set is solved again, until nothing is broken; with a
+    full set or half-spaces that cannot all be met, ``ok`` is False (stay).
+    """
+    vx = wx
+    vy = wy
+    vz = wz
+    active = 0
+    while True:
+        worst = slack
+        pick = -1
+        for t in range(count):
+            excess = vx * pairs[t, 0] + vy * pairs[t, 1] + vz * pairs[t, 2] - pairs[t, 3]
+            if excess > worst:
+                worst = excess
+                pick = t
+        if pick < 0:
+            return vx, vy, vz, True
+        if active == ACTIVE:
+            return 0.0, 0.0, 0.0, False
+        qp[3 * active] = -pairs[pick, 0]
+        qp[3 * active + 1] = -pairs[pick, 1]
+        qp[3 * active + 2] = -pairs[pick, 2]
+        qp[3 * ACTIVE + active] = -pairs[pick, 3]
+        active += 1
+        vx, vy, vz, err = solve_planes(wx, wy, wz, qp, 0, 3 * ACTIVE, active, slack)
+        if err > slack:
+            return 0.0, 0.0, 0.0, False
+
+
+@njit(cache=True, forceinline=True)
+def _neighbours(packed, row, up, a0, a1, motion, reach, extra, skin, ox, oy, size, nx, ny,
+                start, scale, out):
+    """Agents that could touch the agent of ``packed[row]`` if it moves ``motion`` and each
+    of them its ``|d|`` plus ``extra``: their count; the first ``len(out)`` of them (their
+    rows of ``packed``) go to ``out`` (a larger count means ``out`` was too short: grow it
+    and ask again). The grid is over the axes ``a0, a1``; each row of cells within reach
+    is read from the first agent within reach along ``a0`` to the last, and the distance
+    between the cores is tested exactly."""
+    px = packed[row, 0]
+    py = packed[row, 1]
+    pz = packed[row, 2]
+    rk = packed[row, 3]
+    hk = packed[row, 4]
+    h0 = packed[row, a0]
+    h1 = packed[row, a1]
+    r = rk + motion + reach + extra + skin
+    i0 = max(int((h0 - r - ox) / size), 0)
+    i1 = min(int((h0 + r - ox) / size), nx - 1)
+    j0 = max(int((h1 - r - oy) / size), 0)
+    j1 = min(int((h1 + r - oy) / size), ny - 1)
+    # Rounding (of the sums below) is covered by this much more.
+    lo = h0 - r - 1e-9 * scale
+    hi = h0 + r + 1e-9 * scale
+    capacity = out.shape[0]
+    count = 0
+    for cj in range(j0, j1 + 1):
+        first = start[cj * nx + i0]
+        last = start[cj * nx + i1 + 1]
+        roomy = count + last - first <= capacity
+        for t in range(first, last):
+            x = packed[t, a0]
+            if x < lo:
+                continue
+            if x > hi:
+                break
+            ex, ey, ez = _offset(px, py, pz, hk, packed[t, 0], packed[t, 1], packed[t, 2],
+                                 packed[t, 4], up)
+            within = rk + packed[t, 3] + motion + packed[t, 5] + extra + skin
+            near = ex * ex + ey * ey + ez * ez < within * within and t != row
+            if roomy:
+                # No branch on ``near`` (it is a coin toss): write, then count or not.
+                out[count] = t
+                count += np.int64(near)
+            elif near:
+                if count < capacity:
+                    out[count] = t
+                count += 1
+    return count
+
+
+@njit(cache=True, forceinline=True)
+def _inside_cell(pairs, count, vx, vy, vz, tolerance, rounding):
+    """Whether the motion ``v`` keeps to the cell, give or take ``tolerance`` (as the 2D
+    :func:`sidestep.kernels.crowd._inside_cell`: the allowance shrinks as a gap closes
+    below zero, down to ``rounding`` at ``-tolerance``: the rounding of the plane
+    solver's answer, so that an overlapping pair's bound of 0 does not refuse a clipped
+    motion for the last bit of ``v . n``)."""
+    for t in range(count):
+        allow = max(rounding, tolerance + min(pairs[t, 4], 0.0))
+        if vx * pairs[t, 0] + vy * pairs[t, 1] + vz * pairs[t, 2] > pairs[t, 3] + allow:
+            return False
+    return True
+
+
+@njit(cache=True, forceinline=True)
+def _cell(packed, rest, items, row, neighbours, count, up, a0, a1, scale, pairs):
+    """The half-space of the agent of ``packed[row]`` against each of its neighbours:
+    ``pairs[t]`` (at least ``count`` rows) is ``nx, ny, nz, bound, gap`` (see the module)
+    for ``packed[neighbours[t]]`` (:func:`cell_order`'s rows)."""
+    coincident = False
+    px = packed[row, 0]
+    py = packed[row, 1]
+    pz = packed[row, 2]
+    rk = packed[row, 3]
+    hk = packed[row, 4]
+    wk = rest[row, 0]
+    for t in range(count):
+        j = neighbours[t]
+        dx, dy, dz = _offset(px, py, pz, hk, packed[j, 0], packed[j, 1], packed[j, 2],
+                             packed[j, 4], up)
+        dist = math.sqrt(dx * dx + dy * dy + dz * dz)
+        if dist > 1e-12 * scale:
+            pairs[t, 0] = dx / dist
+            pairs[t, 1] = dy / dist
+            pairs[t, 2] = dz / dist
+        else:
+            pairs[t, 0] = 0.0
+            pairs[t, 1] = 0.0
+            pairs[t, 2] = 0.0
+            coincident = True
+        gap = dist - rk - packed[j, 3]
+        pairs[t, 3] = _share(wk, rest[j, 0]) * gap if gap > 0.0 else 0.0
+        pairs[t, 4] = gap
+    if coincident:
+        # Cores that meet: each leaves along its golden-angle heading, in the
+        # horizontal plane.
+        for t in range(count):
+            if pairs[t, 0] == 0.0 and pairs[t, 1] == 0.0 and pairs[t, 2] == 0.0:
+                g0, g1 = _golden(items[row], items[neighbours[t]])
+                pairs[t, a0] = g0
+                pairs[t, a1] = g1
+
+
+@njit(cache=True, nogil=True)
+def crowd_step(world, packed, rest, items, start, ox, oy, size, nx, ny, up, reach, dmax, mode,
+               separation, skin, margin, slack, min_motion, max_iterations, scale, out, stops,
+               obstacles, pressure, queue):
+    """One step of every agent whose row is taken from ``queue`` (see the module).
+
+    ``world`` is the packed 3D world, ``up`` its up axis (0, 1 or 2). The
+    agents come in the order of the 2D grid over their horizontal coordinates
+    (``items``, ``start``, ``ox, oy, size, nx, ny``; its axes are ``(up + 1)
+    % 3`` and ``(up + 2) % 3``), as :func:`cell_order` gives them: ``packed
+    (n, 6)`` their ``x, y, z, r, half, |d|``, ``rest (n, 7)`` their weight,
+    displacement and intent (the displacement plus what the last step left
+    of the wish). ``reach`` is the largest ``r + |d|`` of any agent, ``dmax``
+    the largest ``|d|``, ``scale`` the largest coordinate (at least 1, for
+    rounding). Writes, by agent index (``items[row]``), each agent's end to
+    ``out (n, 3)``, its stop code to ``stops``, the first obstacle it touched
+    (-1: none) to ``obstacles`` and half of what it did not get of its wish to
+    ``pressure (n, 3)``. Releases the GIL; a row's result does not depend on
+    which thread took it. Every array is read through a borrowed view.
+    """
+    world = borrowed(world)
+    contacts_buffer = np.empty((1, CONTACT_FIELDS))
+    wf_buffer = np.empty(SCRATCH_FLOATS)
+    wi_buffer = np.empty(SCRATCH_INTS, dtype=np.int64)
+    cand_buffer = np.empty(64, dtype=np.int64)
+    qp_buffer = np.empty(4 * ACTIVE)
+    pending = np.zeros(2, dtype=np.int64)
+    neighbours_buffer = np.empty(64, dtype=np.int64)
+    pairs_buffer = np.empty((64, PAIR))
+    needed = 0
+    while True:
+        if needed > neighbours_buffer.shape[0]:
+            # An agent has more neighbours than the buffers hold: grow them
+            # and take it again (an agent's answer depends on nothing else).
+            neighbours_buffer = np.empty(2 * needed, dtype=np.int64)
+            pairs_buffer = np.empty((2 * needed, PAIR))
+        needed = _step_rows(world, borrow(packed), borrow(rest), borrow(items),
+                            borrow(start), ox, oy, size, nx, ny, up, reach, dmax, mode,
+                            separation, skin, margin, slack, min_motion, max_iterations, scale,
+                            borrow(out), borrow(stops), borrow(obstacles), borrow(pressure),
+                            borrow(contacts_buffer), borrow(wf_buffer), borrow(wi_buffer),
+                            borrow(cand_buffer), borrow(qp_buffer),
+                            borrow(neighbours_buffer), borrow(pairs_buffer), pending, queue)
+        if needed == 0:
+            break
+    # The borrowed views above must not outlive their buffers.
+    wf_buffer[0] = wi_buffer[0] + contacts_buffer[0, 0] + qp_buffer[0] + cand_buffer[0] + \
+        neighbours_buffer[0] + pairs_buffer[0, 0]
+
+
+@njit(cache=True, forceinline=False)
+def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, reach, dmax, mode,
+               separation, skin, margin, slack, min_motion, max_iterations, scale, out, stops,
+               obstacles, pressure, contacts, wf, wi, cand, qp, neighbours, pairs, pending,
+               queue):
+    """:func:`crowd_step`'s work, as the 2D
+    :func:`sidestep.kernels.crowd._step_rows`: the rows ``pending [first, stop)`` left by
+    the last call, then rows from ``queue`` until none are left (returns 0), or the
+    count of neighbours of an agent the buffers cannot hold."""
+    world = borrowed(world)
+    a0 = (up + 1) % 3
+    a1 = (up + 2) % 3
+    extra = separation + dmax
+    agent_mode = MODE_SLIDE if mode == MODE_GHOST else mode
+    tolerance = 0.25 * skin
+    rounding = ROUNDING * scale
+    while True:
+        if pending[0] < pending[1]:
+            first = pending[0]
+            stop = pending[1]
+            pending[0] = 0
+            pending[1] = 0
+        else:
+            first, stop = next_rows(queue)
+            if first >= stop:
+                return 0
+        for row in range(first, stop):
+            px = packed[row, 0]
+            py = packed[row, 1]
+            pz = packed[row, 2]
+            rk = packed[row, 3]
+            hk = packed[row, 4]
+            move_k = packed[row, 5]
+            wk = rest[row, 0]
+            count = 0
+            if mode != MODE_GHOST:
+                # 1. Neighbours: agents that could touch this one during the step.
+                count = _neighbours(packed, row, up, a0, a1, move_k + extra, reach, extra,
+                                    skin, ox, oy, size, nx, ny, start, scale, neighbours)
+                if count > neighbours.shape[0]:
+                    pending[0] = row
+                    pending[1] = stop
+                    return count
+            _cell(packed, rest, items, row, neighbours, count, up, a0, a1, scale, pairs)
+            # 2-3. The wish: asked, making way, separating.
+            yx = 0.0
+            yy = 0.0
+            yz = 0.0
+            sx = 0.0
+            sy = 0.0
+            sz = 0.0
+            for t in range(count):
+                j = neighbours[t]
+                pnx = pairs[t, 0]
+                pny = pairs[t, 1]
+                pnz = pairs[t, 2]
+                gap = pairs[t, 4]
+                give = 1.0 - _share(wk, rest[j, 0])
+                apart = give * max(-gap, 0.0)
+                sx -= pnx * apart
+                sy -= pny * apart
+                sz -= pnz * apart
+                # j heading into k beyond its share of the gap (by its
+                # displacement, or by the pressure of what it did not get
+                # last step): k makes way.
+                allowed = _share(rest[j, 0], wk) * max(gap, 0.0)
+                into = max(-(rest[j, 1] * pnx + rest[j, 2] * pny + rest[j, 3] * pnz)
+                           - allowed, 0.0)
+                pressed = -(rest[j, 4] * pnx + rest[j, 5] * pny + rest[j, 6] * pnz) - allowed
+                yx -= pnx * into * give
+                yy -= pny * into * give
+                yz -= pnz * into * give
+                more = max(pressed - into, 0.0) * give
+                sx -= pnx * more
+                sy -= pny * more
+                sz -= pnz * more
+            # Separating and pressure: at most `separation`; making way for
+            # displacements: at most the largest displacement.
+            s = math.sqrt(sx * sx + sy * sy + sz * sz)
+            if s > separation:
+                sx *= separation / s
+                sy *= separation / s
+                sz *= separation / s
+            s = math.sqrt(yx * yx + yy * yy + yz * yz)
+            if s > dmax:
+                yx *= dmax / s
+                yy *= dmax / s
+                yz *= dmax / s
+            wx = rest[row, 1] + yx + sx
+            wy = rest[row, 2] + yy + sy
+            wz = rest[row, 3] + yz + sz
+            # 4. Into the cell, then through the world.
+            if mode == MODE_BLOCK:
+                ok = _inside_cell(pairs, count, wx, wy, wz, 0.0, rounding)
+                vx = wx if ok else 0.0
+                vy = wy if ok else 0.0
+                vz = wz if ok else 0.0
+            else:
+                vx, vy, vz, ok = _clip_to_cell(pairs, count, wx, wy, wz, slack, qp)
+            x = px
+            y = py
+            z = pz
+            code = STOP_BLOCKED
+            hit = -1
+            if ok:
+                x, y, z, code, n_contacts, _ = _move(
+                    world, px, py, pz, vx, vy, vz, rk, hk, up, agent_mode, skin, margin,
+                    slack, min_motion, max_iterations, wf, wi, cand, contacts)
+                if code == STOP_DONE and \
+                        (vx - wx) ** 2 + (vy - wy) ** 2 + (vz - wz) ** 2 > skin * skin:
+                    # Neighbours cut the wish short.
+                    code = STOP_SLID if vx * vx + vy * vy + vz * vz > min_motion * min_motion \
+                        else STOP_BLOCKED
+                if n_contacts > 0:
+                    hit = int(contacts[0, 0])
+                if not _inside_cell(pairs, count, x - px, y - py, z - pz, tolerance, rounding):
+                    # Sliding left the cell: along the chord it took, clipped.
+                    vx, vy, vz, ok = _clip_to_cell(pairs, count, x - px, y - py, z - pz, slack,
+                                                   qp)
+                    x = px
+                    y = py
+                    z = pz
+                    code = STOP_BLOCKED
+                    if ok:
+                        x2, y2, z2, code2, n2, _ = _move(
+                            world, px, py, pz, vx, vy, vz, rk, hk, up, agent_mode, skin,
+                            margin, slack, min_motion, max_iterations, wf, wi, cand, contacts)
+                        if _inside_cell(pairs, count, x2 - px, y2 - py, z2 - pz, tolerance,
+                                        rounding):
+                            x = x2
+                            y = y2
+                            z = z2
+                            code = code2
+                            hit = int(contacts[0, 0]) if n2 > 0 else -1
+            moved = math.sqrt((x - px) ** 2 + (y - py) ** 2 + (z - pz) ** 2)
+            if mode != MODE_GHOST and moved > move_k + extra:
+                # Went farther than the neighbours were gathered for (a
+                # recovery out of an obstacle): check the agents that far too.
+                far = _neighbours(packed, row, up, a0, a1, moved, reach, extra, skin, ox, oy,
+                                  size, nx, ny, start, scale, neighbours)
+                if far > neighbours.shape[0]:
+                    pending[0] = row
+                    pending[1] = stop
+                    return far
+                _cell(packed, rest, items, row, neighbours, far, up, a0, a1, scale, pairs)
+                if not _inside_cell(pairs, far, x - px, y - py, z - pz, tolerance, rounding):
+                    x = px
+                    y = py
+                    z = pz
+                    code = STOP_BLOCKED
+                    hit = -1
+            k = items[row]
+            out[k, 0] = x
+            out[k, 1] = y
+            out[k, 2] = z
+            # Half of what the wish did not get presses on next step: the
+            # neighbours in its way make way for it then.
+            pressure[k, 0] = 0.5 * (wx - (x - px))
+            pressure[k, 1] = 0.5 * (wy - (y - py))
+            pressure[k, 2] = 0.5 * (wz - (z - pz))
+            stops[k] = code
+            obstacles[k] = hit
+
+
+@njit(cache=True)
+def touching_pairs(positions, radii, halves, up, ox, oy, size, nx, ny, start, items, gap):
+    """``(m, 2)`` index pairs ``i < j`` of agents whose cores are closer than ``r_i + r_j +
+    gap``: ``positions (n, 3)``, ``radii``, ``halves (n,)`` (each core's half length along
+    axis ``up``), and the 2D grid over the horizontal axes ``(up + 1) % 3, (up + 2) % 3``
+    (:func:`sidestep.kernels.crowd.grid_agents`); the vertical is tested exactly."""
+    n = positions.shape[0]
+    a0 = (up + 1) % 3
+    a1 = (up + 2) % 3
+    out = np.empty((max(16, 2 * n), 2), dtype=np.int64)
+    m = 0
+    rmax = 0.0
+    for k in range(n):
+        rmax = max(rmax, radii[k])
+    for k in range(n):
+        h0 = positions[k, a0]
+        h1 = positions[k, a1]
+        r = radii[k] + rmax + gap
+        i0 = max(int((h0 - r - ox) / size), 0)
+        i1 = min(int((h0 + r - ox) / size), nx - 1)
+        j0 = max(int((h1 - r - oy) / size), 0)
+        j1 = min(int((h1 + r - oy) / size), ny - 1)
+        for cj in range(j0, j1 + 1):
+            for ci in range(i0, i1 + 1):
+                c = cj * nx + ci
+                for t in range(start[c], start[c + 1]):
+                    j = items[t]
+                    if j <= k:
+                        continue
+                    ex, ey, ez = _offset(positions[k, 0], positions[k, 1], positions[k, 2],
+                                         halves[k], positions[j, 0], positions[j, 1],
+                                         positions[j, 2], halves[j], up)
+                    within = radii[k] + radii[j] + gap
+                    if ex * ex + ey * ey + ez * ez < within * within:
+                        if m == out.shape[0]:
+                            grown = np.empty((2 * m, 2), dtype=np.int64)
+                            grown[:m] = out
+                            out = grown
+                        out[m, 0] = k
+                        out[m, 1] = j
+                        m += 1
+    return out[:m].copy()
