@@ -38,11 +38,12 @@ _STOP_NAMES = np.array([_STOPS.get(code, "") for code in range(max(_STOPS) + 1)]
 
 @dataclass(frozen=True)
 class CrowdStep:
-    """What :meth:`Crowd.step` did."""
+    """What :meth:`Crowd.step` (or :meth:`Crowd3D.step`) did."""
 
     #: ``(n,) int64``: the agents' ids, in the order of the other fields (read-only).
     ids: IntArray
-    #: ``(n, 2) float64``: where each agent ends (read-only).
+    #: ``(n, 2) float64`` (``(n, 3)`` from :meth:`Crowd3D.step`): where each agent ends
+    #: (read-only).
     positions: FloatArray
     #: ``(n,) int64``: the first obstacle each one touched (-1: none).
     obstacle: IntArray

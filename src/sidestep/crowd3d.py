@@ -41,9 +41,11 @@ class _CrowdStep3D(CrowdStep):
             return np.empty((0, 2), dtype=np.int64)
         radii = cast(FloatArray, self._radii)        # Crowd3D.step always gives them
         halves = cast(FloatArray, self._halves)
-        flat = np.ascontiguousarray(self.positions[:, [(self._up + 1) % 3, (self._up + 2) % 3]])
+        # Writable copies: the kernels are compiled for writable arrays only.
+        ends = self.positions.copy()
+        flat = np.ascontiguousarray(ends[:, [(self._up + 1) % 3, (self._up + 2) % 3]])
         grid = _kc.grid_agents(flat, 2.0 * float(radii.max()) + self._gap)
-        found = _kc3.touching_pairs(self.positions, radii, halves, self._up, *grid, self._gap)
+        found = _kc3.touching_pairs(ends, radii, halves, self._up, *grid, self._gap)
         pairs: IntArray = self.ids[found]
         return pairs
 
@@ -237,5 +239,6 @@ class Crowd3D:
                  min_motion, world._max_iterations, scale, out, stops, obstacles, pressure)
         self._positions = out
         self._pressure = pressure
-        return _CrowdStep3D(self._ids.copy(), out.copy(), obstacles, stops, self._radii.copy(),
-                            2.0 * skin, self._halves.copy(), up)
+        # Views, not copies, as Crowd.step: the crowd replaces its arrays, never writes them.
+        return _CrowdStep3D(_read_only(self._ids), _read_only(out), obstacles, stops,
+                            self._radii, 2.0 * skin, self._halves, up)
