@@ -238,6 +238,23 @@ def test_infinite_weight_is_never_pushed_and_pushes_along_walls_never_into_them(
     assert crowd2.positions[0, 0] > 4.0
 
 
+@pytest.mark.parametrize("weights", [[np.inf, 1.0], [1.0, 1.0]])
+def test_pushing_along_a_wall_into_a_neighbour_never_stops_dead(weights):
+    # As in 2D: the slide along the wall takes the clipped motion out of the cell, the
+    # clipped retry presses into the wall again; the agent goes on along the wall.
+    world = floor()
+    world.add_boxes([(-10.0, 0.0, -2.0)], [(10.0, 3.0, -0.6)])      # a wall along x
+    crowd = Crowd3D(world, standing([(0.0, 0.0), (1.05, 0.0)]), 0.5, HEIGHT, weights=weights)
+    stops = []
+    for _ in range(30):
+        before = crowd.positions.copy()
+        done = crowd.step([(0.2, 0.0, -0.02), (0.0, 0.0, 0.0)])
+        assert_step_keeps_the_promise(crowd, before, crowd.positions)
+        stops.append(done.stop[0])
+    assert "blocked" not in stops
+    assert crowd.positions[0, 0] > 2.3
+
+
 def test_agents_on_one_level_move_as_the_2d_crowd():
     # Capsules whose vertical extents overlap meet side by side: the 2D method,
     # on the 2D plane (x, z). The same ends, to rounding.

@@ -30,8 +30,10 @@ One step moves every agent at once, each from where all of them started
    the active set stays a handful however many neighbours there are), then
    the world move (``slide``: sliding along walls, never into them). If
    sliding took the end out of the cell, the move is tried again along the
-   chord it took, clipped to the cell; failing that the agent stays (always
-   inside its cell).
+   chord it took, clipped to the cell; failing that (the clipped chord pressed
+   into the world again: an agent pushing along a wall into a neighbour) along
+   the chord itself, as far as the cell allows; failing that the agent stays
+   (always inside its cell).
 
 Agents at rest with nothing pressing on them have a zero wish and do not
 move: resting groups never jiggle.
@@ -270,6 +272,18 @@ def _inside_cell(pairs, count, vx, vy, tolerance, rounding):
 
 
 @njit(cache=True, forceinline=True)
+def _along_within(pairs, count, cx, cy):
+    """The largest ``f`` in ``[0, 1]`` with ``f * c`` inside the cell (``pairs[:count]``,
+    see :func:`_cell`): how far along ``c`` the agent may go."""
+    f = 1.0
+    for t in range(count):
+        toward = cx * pairs[t, 0] + cy * pairs[t, 1]
+        if toward > 0.0:
+            f = min(f, pairs[t, 2] / toward)
+    return max(f, 0.0)
+
+
+@njit(cache=True, forceinline=True)
 def _cell(packed, rest, items, row, neighbours, count, scale, pairs):
     """The half-plane of the agent of ``packed[row]`` against each of its neighbours:
     ``pairs[t]`` (at least ``count`` rows) is ``nx, ny, bound, gap`` (see the module) for
@@ -445,33 +459,41 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
             y = py
             code = STOP_BLOCKED
             hit = -1
-            if ok:
-                x, y, code, n_contacts, _ = move_agent(
+            # The first chord the world let the agent take.
+            cx = 0.0
+            cy = 0.0
+            tolerance = 0.25 * skin
+            for attempt in range(3 if ok else 0):
+                if attempt == 1:
+                    # Sliding left the cell: along the chord it took, clipped.
+                    vx, vy, ok = _clip_to_cell(pairs, count, cx, cy, slack, qp)
+                    if not ok:
+                        continue
+                elif attempt == 2:
+                    # Still out (the clipped chord pressed into the world again: an
+                    # agent pushing along a wall into a neighbour): along the chord,
+                    # the way the world left open, as far as the cell allows.
+                    f = _along_within(pairs, count, cx, cy)
+                    vx = f * cx
+                    vy = f * cy
+                    if vx * vx + vy * vy <= min_motion * min_motion:
+                        break
+                x2, y2, code2, n2, _ = move_agent(
                     world, px, py, vx, vy, rk, agent_mode, skin, margin, slack, min_motion,
                     max_iterations, wf, wi, contacts)
-                if code == STOP_DONE and (vx - wx) ** 2 + (vy - wy) ** 2 > skin * skin:
-                    # Neighbours cut the wish short.
-                    code = STOP_SLID if vx * vx + vy * vy > min_motion * min_motion \
-                        else STOP_BLOCKED
-                if n_contacts > 0:
-                    hit = int(contacts[0, 0])
-                tolerance = 0.25 * skin
-                if not _inside_cell(pairs, count, x - px, y - py, tolerance, rounding):
-                    # Sliding left the cell: along the chord it took, clipped.
-                    vx, vy, ok = _clip_to_cell(pairs, count, x - px, y - py, slack, qp)
-                    x = px
-                    y = py
-                    code = STOP_BLOCKED
-                    if ok:
-                        x2, y2, code2, n2, _ = move_agent(
-                            world, px, py, vx, vy, rk, agent_mode, skin, margin, slack,
-                            min_motion, max_iterations, wf, wi, contacts)
-                        if _inside_cell(pairs, count, x2 - px, y2 - py, tolerance,
-                                        rounding):
-                            x = x2
-                            y = y2
-                            code = code2
-                            hit = int(contacts[0, 0]) if n2 > 0 else -1
+                if attempt == 0:
+                    cx = x2 - px
+                    cy = y2 - py
+                    if code2 == STOP_DONE and (vx - wx) ** 2 + (vy - wy) ** 2 > skin * skin:
+                        # Neighbours cut the wish short.
+                        code2 = STOP_SLID if vx * vx + vy * vy > min_motion * min_motion \
+                            else STOP_BLOCKED
+                if _inside_cell(pairs, count, x2 - px, y2 - py, tolerance, rounding):
+                    x = x2
+                    y = y2
+                    code = code2
+                    hit = int(contacts[0, 0]) if n2 > 0 else -1
+                    break
             moved = math.sqrt((x - px) ** 2 + (y - py) ** 2)
             if mode != MODE_GHOST and moved > move_k + extra:
                 # Went farther than the neighbours were gathered for (a

@@ -36,7 +36,9 @@ depend on the agents' order or on the threads):
    the half-spaces the wish breaks, added one at a time), then the world move
    (``slide``: sliding along the world, never into it). If sliding took the
    end out of the cell, the move is tried again along the chord it took,
-   clipped to the cell; failing that the agent stays.
+   clipped to the cell; failing that (the clipped chord pressed into the world
+   again: an agent pushing along a wall into a neighbour) along the chord
+   itself, as far as the cell allows; failing that the agent stays.
 
 Agents at rest with nothing pressing on them have a zero wish and do not
 move: resting groups never jiggle.
@@ -214,6 +216,18 @@ def _neighbours(packed, row, up, a0, a1, motion, reach, extra, skin, ox, oy, siz
                     out[count] = t
                 count += 1
     return count
+
+
+@njit(cache=True, forceinline=True)
+def _along_within(pairs, count, cx, cy, cz):
+    """The largest ``f`` in ``[0, 1]`` with ``f * c`` inside the cell (``pairs[:count]``,
+    see :func:`_cell`): how far along ``c`` the agent may go."""
+    f = 1.0
+    for t in range(count):
+        toward = cx * pairs[t, 0] + cy * pairs[t, 1] + cz * pairs[t, 2]
+        if toward > 0.0:
+            f = min(f, pairs[t, 3] / toward)
+    return max(f, 0.0)
 
 
 @njit(cache=True, forceinline=True)
@@ -423,36 +437,45 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, reac
             z = pz
             code = STOP_BLOCKED
             hit = -1
-            if ok:
-                x, y, z, code, n_contacts, _ = _move(
+            # The first chord the world let the agent take.
+            cx = 0.0
+            cy = 0.0
+            cz = 0.0
+            for attempt in range(3 if ok else 0):
+                if attempt == 1:
+                    # Sliding left the cell: along the chord it took, clipped.
+                    vx, vy, vz, ok = _clip_to_cell(pairs, count, cx, cy, cz, slack, qp)
+                    if not ok:
+                        continue
+                elif attempt == 2:
+                    # Still out (the clipped chord pressed into the world again: an
+                    # agent pushing along a wall into a neighbour): along the chord,
+                    # the way the world left open, as far as the cell allows.
+                    f = _along_within(pairs, count, cx, cy, cz)
+                    vx = f * cx
+                    vy = f * cy
+                    vz = f * cz
+                    if vx * vx + vy * vy + vz * vz <= min_motion * min_motion:
+                        break
+                x2, y2, z2, code2, n2, _ = _move(
                     world, px, py, pz, vx, vy, vz, rk, hk, up, agent_mode, skin, margin,
                     slack, min_motion, max_iterations, wf, wi, cand, contacts)
-                if code == STOP_DONE and \
-                        (vx - wx) ** 2 + (vy - wy) ** 2 + (vz - wz) ** 2 > skin * skin:
-                    # Neighbours cut the wish short.
-                    code = STOP_SLID if vx * vx + vy * vy + vz * vz > min_motion * min_motion \
-                        else STOP_BLOCKED
-                if n_contacts > 0:
-                    hit = int(contacts[0, 0])
-                if not _inside_cell(pairs, count, x - px, y - py, z - pz, tolerance, rounding):
-                    # Sliding left the cell: along the chord it took, clipped.
-                    vx, vy, vz, ok = _clip_to_cell(pairs, count, x - px, y - py, z - pz, slack,
-                                                   qp)
-                    x = px
-                    y = py
-                    z = pz
-                    code = STOP_BLOCKED
-                    if ok:
-                        x2, y2, z2, code2, n2, _ = _move(
-                            world, px, py, pz, vx, vy, vz, rk, hk, up, agent_mode, skin,
-                            margin, slack, min_motion, max_iterations, wf, wi, cand, contacts)
-                        if _inside_cell(pairs, count, x2 - px, y2 - py, z2 - pz, tolerance,
-                                        rounding):
-                            x = x2
-                            y = y2
-                            z = z2
-                            code = code2
-                            hit = int(contacts[0, 0]) if n2 > 0 else -1
+                if attempt == 0:
+                    cx = x2 - px
+                    cy = y2 - py
+                    cz = z2 - pz
+                    if code2 == STOP_DONE and \
+                            (vx - wx) ** 2 + (vy - wy) ** 2 + (vz - wz) ** 2 > skin * skin:
+                        # Neighbours cut the wish short.
+                        code2 = STOP_SLID if vx * vx + vy * vy + vz * vz > \
+                            min_motion * min_motion else STOP_BLOCKED
+                if _inside_cell(pairs, count, x2 - px, y2 - py, z2 - pz, tolerance, rounding):
+                    x = x2
+                    y = y2
+                    z = z2
+                    code = code2
+                    hit = int(contacts[0, 0]) if n2 > 0 else -1
+                    break
             moved = math.sqrt((x - px) ** 2 + (y - py) ** 2 + (z - pz) ** 2)
             if mode != MODE_GHOST and moved > move_k + extra:
                 # Went farther than the neighbours were gathered for (a
