@@ -269,8 +269,9 @@ def _parser():
                            "diagonal)")
     walk.add_argument("--seed", type=int, default=0, help="seeds random starts and headings")
     walk.add_argument("--crowd", action="store_true",
-                      help="the agents collide with each other too (sidestep.Crowd; needs "
-                           "--radius > 0, modes slide, block, ghost)")
+                      help="the agents collide with each other too (sidestep.Crowd, or "
+                           "Crowd3D on a 3D level; needs --radius > 0, modes slide, block, "
+                           "ghost)")
     walk.add_argument("-o", "--out", metavar="FILE",
                       help="picture of the paths to write; or, for many levels, the "
                            "per-agent rows: FILE.parquet (needs pyarrow) or FILE.jsonl")
@@ -425,8 +426,6 @@ def _run_walk(args):
                              f".map or a .mesh): {exc}") from None
         raise
     if arguments3d.is_3d(level):
-        if args.crowd:
-            raise ValueError("--crowd walks 2D levels only for now (sidestep.Crowd is 2D)")
         return arguments3d.run_walk(args, level, _progress, _wrote)
     starts, goals, lengths = _agents(args, level)
     navigator = None

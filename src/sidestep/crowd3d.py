@@ -41,13 +41,29 @@ class _CrowdStep3D(CrowdStep):
             return np.empty((0, 2), dtype=np.int64)
         radii = cast(FloatArray, self._radii)        # Crowd3D.step always gives them
         halves = cast(FloatArray, self._halves)
-        # Writable copies: the kernels are compiled for writable arrays only.
-        ends = self.positions.copy()
-        flat = np.ascontiguousarray(ends[:, [(self._up + 1) % 3, (self._up + 2) % 3]])
-        grid = _kc.grid_agents(flat, 2.0 * float(radii.max()) + self._gap)
-        found = _kc3.touching_pairs(ends, radii, halves, self._up, *grid, self._gap)
-        pairs: IntArray = self.ids[found]
+        pairs: IntArray = self.ids[touching_pairs(self.positions, radii, halves, self._up,
+                                                  self._gap)]
         return pairs
+
+
+def touching_pairs(positions: FloatArray, radii: FloatArray, halves: FloatArray, up: int,
+                   gap: float) -> IntArray:
+    """``(m, 2) int64``: index pairs ``i < j`` of upright capsules whose cores are closer
+    than ``r_i + r_j + gap`` (``gap < 0``: overlapping by more than ``-gap``).
+
+    ``positions (n, 3)`` their centres, ``radii``, ``halves (n,)`` their cores' half
+    lengths along axis ``up`` (0, 1 or 2).
+    """
+    if not len(positions):
+        return np.empty((0, 2), dtype=np.int64)
+    # Writable copies: the kernels are compiled for writable arrays only.
+    ends = np.array(positions, dtype=np.float64)
+    flat = np.ascontiguousarray(ends[:, [(up + 1) % 3, (up + 2) % 3]])
+    grid = _kc.grid_agents(flat, max(2.0 * float(radii.max()) + gap, 1e-9))
+    found: IntArray = _kc3.touching_pairs(ends, np.ascontiguousarray(radii, dtype=np.float64),
+                                          np.ascontiguousarray(halves, dtype=np.float64), up,
+                                          *grid, gap)
+    return found
 
 
 class Crowd3D:

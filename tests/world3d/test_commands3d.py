@@ -163,6 +163,26 @@ def test_walkers_end_outside_every_surface(height):
     assert lowest.min() >= -PROMISE and lowest.max() <= 2.0 + 1e-5     # floor or tree top
 
 
+def test_walk_with_crowd_keeps_agents_apart_where_move_many_lets_them_overlap():
+    # Many walkers in a small walled room: with move_many they walk through each other,
+    # as a Crowd3D they never come to overlap, and both stay outside every surface.
+    world = sidestep.World3D()
+    world.add_boxes([(-3, -1, -3)], [(3, 0, 3)])
+    world.add_panels([[(x0, 0, z0), (x1, 0, z1), (x1, 3, z1), (x0, 3, z0)] for x0, z0, x1, z1 in
+                      [(-3, -3, 3, -3), (3, -3, 3, 3), (3, 3, -3, 3), (-3, 3, -3, -3)]])
+    starts = free_starts3d(world, 30, 0.3, 1.6, np.random.default_rng(5))
+    apart = walk3d(world, starts, steps=60, speed=0.1, radius=0.3, height=1.6, seed=5)
+    crowd = walk3d(world, starts, steps=60, speed=0.1, radius=0.3, height=1.6, seed=5,
+                   crowd=True)
+    assert apart.summary()["agent_overlaps"] > 0
+    summary = crowd.summary()
+    assert summary["crowd"] and summary["agent_overlaps"] == 0 and summary["all_outside"]
+    with pytest.raises(ValueError, match="mode"):
+        walk3d(world, starts, steps=2, radius=0.3, mode="push", crowd=True)
+    with pytest.raises(ValueError, match="radius"):
+        walk3d(world, starts, steps=2, radius=0.0, crowd=True)
+
+
 def test_ghost_walkers_fall_through_the_floor():
     world = room()
     starts = free_starts3d(world, 4, 0.3, 0.0, np.random.default_rng(1))
@@ -267,6 +287,11 @@ def test_walk_command_walks_a_3d_level_as_json(tmp_path, capsys):
     assert report["summary"]["agents"] == 3 and report["summary"]["all_outside"]
     assert min(a["min_clearance"] for a in report["agents"]) >= 0.25 - PROMISE
     assert (tmp_path / "walk.png").read_bytes()[:8] == PNG_SIGNATURE
+    assert not report["summary"]["crowd"]
+    status = cli.main(["walk", str(level), "--agents", "3", "--steps", "20", "--radius", "0.25",
+                       "--height", "1.5", "--crowd"])
+    assert status == 0
+    assert "a crowd: agents came to overlap 0 times" in capsys.readouterr().out
 
 
 def test_walk_command_refuses_2d_options_on_a_3d_level(tmp_path, capsys):

@@ -116,7 +116,7 @@ def run_walk(args, level, progress, wrote):
     with progress("walk") as bar:
         run = walk3d(level.world, starts, steps=args.steps or STEPS, speed=args.speed,
                      gravity=args.gravity, radius=args.radius, height=height, mode=args.mode,
-                     seed=args.seed, progress=bar)
+                     seed=args.seed, progress=bar, crowd=args.crowd)
     if args.out:
         draw_walk3d(level, run, args.out)
         wrote(args.out)

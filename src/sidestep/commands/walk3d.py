@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..tolerances import PROMISE
+from ..tolerances import PROMISE, SKIN
 from ..world3d import MODES
 from .render3d import Axes3D, draw_top
 
@@ -74,6 +74,31 @@ class Walk3D:
     mode: str
     #: The horizontal step asked for per frame (world units).
     speed: float
+    #: Whether the agents walked as a :class:`~sidestep.Crowd3D` (they collide with
+    #: each other) rather than with ``move_many`` (they pass through each other).
+    crowd: bool = False
+    #: The world's up axis (0, 1 or 2).
+    up: int = 1
+
+    def agent_overlaps(self):
+        """How many times two agents came to overlap (by more than the skin) from apart."""
+        if self.radius <= 0.0:
+            return 0
+        from ..crowd3d import touching_pairs
+
+        n = self.positions.shape[1]
+        radii = np.full(n, self.radius)
+        halves = np.full(n, 0.5 * self.height - self.radius if self.height > 2.0 * self.radius
+                         else 0.0)
+        count = 0
+        before = None
+        for t in range(self.frames + 1):
+            now = {tuple(p) for p in touching_pairs(self.positions[t], radii, halves, self.up,
+                                                    -SKIN).tolist()}
+            if before is not None:
+                count += len(now - before)
+            before = now
+        return count
 
     @property
     def frames(self):
@@ -105,7 +130,8 @@ class Walk3D:
                 "contacts": sum(r["contacts"] for r in rows),
                 "stuck_frames": sum(r["stuck_frames"] for r in rows),
                 "min_clearance": min((r["min_clearance"] for r in rows), default=math.inf),
-                "all_outside": all(r["outside"] for r in rows)}
+                "all_outside": all(r["outside"] for r in rows),
+                "crowd": self.crowd, "agent_overlaps": self.agent_overlaps()}
 
 
 def axis_points(positions, radius, height, up):
@@ -163,8 +189,9 @@ def free_starts3d(world, count, radius, height, rng, spawns=()):
 
 
 def walk3d(world, starts, *, steps=STEPS, speed=None, gravity=None, radius=0.0, height=0.0,
-           mode="slide", seed=0, progress=None):
-    """Walk agents from ``starts`` for ``steps`` frames with :meth:`World3D.move_many`.
+           mode="slide", seed=0, progress=None, crowd=False):
+    """Walk agents from ``starts`` for ``steps`` frames with :meth:`World3D.move_many`
+    (or, with ``crowd``, the steps of a :class:`~sidestep.Crowd3D`).
 
     Parameters
     ----------
@@ -183,6 +210,9 @@ def walk3d(world, starts, *, steps=STEPS, speed=None, gravity=None, radius=0.0, 
         Seeds the headings.
     progress : callable, optional
         Called as ``progress(frame, steps)`` after each frame.
+    crowd : bool
+        Walk the agents as a :class:`~sidestep.Crowd3D`: they collide with each
+        other too (modes ``slide``, ``block``, ``ghost``; a radius > 0).
 
     Returns
     -------
@@ -190,6 +220,12 @@ def walk3d(world, starts, *, steps=STEPS, speed=None, gravity=None, radius=0.0, 
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+    if crowd:
+        from ..crowd import CROWD_MODES
+        if mode not in CROWD_MODES:
+            raise ValueError(f"a crowd moves in mode {', '.join(CROWD_MODES)}; got {mode!r}")
+        if not radius > 0.0:
+            raise ValueError("a crowd's agents need a radius > 0 (--radius)")
     if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 1:
         raise ValueError(f"steps must be a whole number >= 1, got {steps!r}")
     p = np.asarray(starts, float).reshape(-1, 3).copy()
@@ -211,20 +247,26 @@ def walk3d(world, starts, *, steps=STEPS, speed=None, gravity=None, radius=0.0, 
     positions = [p.copy()]
     desired = []
     clearances = [agent_clearance(world, p, radius, height)]
+    if crowd:
+        from ..crowd3d import Crowd3D
+        group = Crowd3D(world, p, radius, height)
     for frame in range(steps):
         angle = angle + rng.normal(0.0, TURN, len(p))
         d = np.zeros_like(p)
         d[:, a] = speed * np.cos(angle)
         d[:, b] = speed * np.sin(angle)
         d[:, axes.up] = -gravity
-        p = world.move_many(p, d, radius=radius, height=height, mode=mode)
+        if crowd:
+            p = group.step(d, mode).positions
+        else:
+            p = world.move_many(p, d, radius=radius, height=height, mode=mode)
         positions.append(p.copy())
         desired.append(d)
         clearances.append(agent_clearance(world, p, radius, height))
         if progress is not None:
             progress(frame + 1, steps)
     return Walk3D(np.array(positions), np.array(desired), np.array(clearances), float(radius),
-                  float(height), mode, speed)
+                  float(height), mode, speed, bool(crowd), axes.up)
 
 
 def format_table(run):
@@ -239,7 +281,9 @@ def format_table(run):
     lines.append(f"{s['agents']} agents, {s['frames']} frames, mode {s['mode']}, radius "
                  f"{s['radius']:g}, height {s['height']:g}: min clearance "
                  f"{s['min_clearance']:.4g}, "
-                 f"{'all outside every surface' if s['all_outside'] else 'SOME OVERLAPPED'}")
+                 f"{'all outside every surface' if s['all_outside'] else 'SOME OVERLAPPED'}; "
+                 f"{'a crowd: ' if s['crowd'] else ''}agents came to overlap "
+                 f"{s['agent_overlaps']} times")
     return "\n".join(lines)
 
 
