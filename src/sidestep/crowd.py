@@ -73,7 +73,110 @@ class CrowdStep:
         return pairs
 
 
-class Crowd:
+class _Agents:
+    """The agents of a crowd and what both crowds do with them alike (:class:`Crowd`,
+    :class:`~sidestep.Crowd3D`): ids never reused, per-agent arrays replaced and never
+    written in place (so views of them stay true), read-only views, removal, and the
+    figures every step works out first."""
+
+    __slots__ = ("_positions", "_radii", "_weights", "_ids", "_next_id", "_separation",
+                 "_pressure")
+
+    #: Coordinates of a position.
+    _DIM = 2
+    #: The per-agent arrays, row ``k`` for the agent ``_ids[k]``.
+    _ROWS: tuple[str, ...] = ("_positions", "_radii", "_weights", "_ids", "_pressure")
+
+    _positions: FloatArray
+    _radii: FloatArray
+    _weights: FloatArray
+    _ids: IntArray
+    _next_id: int
+    _separation: float | None
+    _pressure: FloatArray
+
+    def _start(self, separation: float | None) -> None:
+        self._positions = np.empty((0, self._DIM))
+        self._radii = np.empty(0)
+        self._weights = np.empty(0)
+        self._ids = np.empty(0, dtype=np.int64)
+        self._pressure = np.empty((0, self._DIM))
+        self._next_id = 0
+        self._separation = None if separation is None else validation.length(
+            separation, "separation")
+
+    def _append(self, positions: FloatArray, radii: FloatArray, weights: Numbers | None,
+                **more: FloatArray) -> IntArray:
+        """Append validated rows (``more``: other per-agent arrays by attribute name);
+        returns the new agents' ids."""
+        k = len(positions)
+        w = np.ones(k) if weights is None else _weights(weights, k)
+        ids = np.arange(self._next_id, self._next_id + k, dtype=np.int64)
+        rows = {"_positions": positions, "_radii": radii, "_weights": w, "_ids": ids,
+                "_pressure": np.zeros((k, self._DIM)), **more}
+        for name in self._ROWS:
+            setattr(self, name, np.concatenate([getattr(self, name), rows[name]]))
+        self._next_id += k
+        return ids
+
+    def remove(self, ids: Ids) -> None:
+        """Remove agents by id (unknown ids raise ``KeyError``; then none is removed)."""
+        arr = validation.ids(ids, "ids")
+        keep = ~np.isin(self._ids, arr)
+        missing = np.setdiff1d(arr, self._ids)
+        if len(missing):
+            raise KeyError(f"no agent with id {int(missing[0])} in this crowd")
+        for name in self._ROWS:
+            setattr(self, name, getattr(self, name)[keep])
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    @property
+    def ids(self) -> IntArray:
+        """``(n,) int64``: the agents' ids, in the order of :attr:`positions` (read-only)."""
+        return _read_only(self._ids)
+
+    @property
+    def positions(self) -> FloatArray:
+        """``(n, 2) float64`` (a :class:`~sidestep.Crowd3D`: ``(n, 3)``, the capsules'
+        centres), read-only."""
+        return _read_only(self._positions)
+
+    @property
+    def radii(self) -> FloatArray:
+        """``(n,) float64``, read-only."""
+        return _read_only(self._radii)
+
+    @property
+    def weights(self) -> FloatArray:
+        """``(n,) float64``, read-only."""
+        return _read_only(self._weights)
+
+    def _prelude(self, displacements: object,
+                 mode: str) -> tuple[FloatArray, int, FloatArray, FloatArray, float, float,
+                                     float]:
+        """A step's checked input and first figures: ``(d, mode code, intents, |d|, reach,
+        dmax, separation)`` (see :func:`sidestep.kernels.crowd.crowd_step`)."""
+        n = len(self._ids)
+        d, _ = validation.points(displacements, "displacements", dim=self._DIM)
+        if d.shape != (n, self._DIM):
+            raise ValueError(f"displacements must have shape ({n}, {self._DIM}), got {d.shape}")
+        code = _MODE_CODES[validation.choice(mode, "mode", CROWD_MODES)]
+        intents = d + self._pressure
+        # |d| from the columns: a sum over axis 1 costs more for small rows.
+        moves = d[:, 0] * d[:, 0]
+        for c in range(1, self._DIM):
+            moves += d[:, c] * d[:, c]
+        moves = np.sqrt(moves)
+        reach = float((self._radii + moves).max()) if n else 0.0
+        dmax = float(moves.max()) if n else 0.0
+        separation = self._separation if self._separation is not None else \
+            (0.25 * float(self._radii.max()) if n else 0.0)
+        return d, code, intents, moves, reach, dmax, separation
+
+
+class Crowd(_Agents):
     """Agents (discs) in a :class:`~sidestep.World2D` that collide with each other.
 
     Parameters
@@ -102,17 +205,9 @@ class Crowd:
     0.8
     """
 
-    __slots__ = ("_world", "_positions", "_radii", "_weights", "_ids", "_next_id",
-                 "_separation", "_pressure")
+    __slots__ = ("_world",)
 
     _world: "World2D"
-    _positions: FloatArray
-    _radii: FloatArray
-    _weights: FloatArray
-    _ids: IntArray
-    _next_id: int
-    _separation: float | None
-    _pressure: FloatArray
 
     def __init__(self, world: "World2D", positions: Points2, radii: Numbers,
                  weights: Numbers | None = None, *, separation: float | None = None) -> None:
@@ -120,14 +215,7 @@ class Crowd:
         if not isinstance(world, World2D):
             raise TypeError(f"world must be a World2D, got {type(world).__name__}")
         self._world = world
-        self._positions = np.empty((0, 2))
-        self._radii = np.empty(0)
-        self._weights = np.empty(0)
-        self._ids = np.empty(0, dtype=np.int64)
-        self._pressure = np.empty((0, 2))
-        self._next_id = 0
-        self._separation = None if separation is None else validation.length(
-            separation, "separation")
+        self._start(separation)
         self.add(positions, radii, weights)
 
     # ------------------------------------------------------------- agents
@@ -135,51 +223,7 @@ class Crowd:
         """Add agents; returns their ids ``(k,) int64`` (never reused after a removal)."""
         p, _ = validation.points(positions, "positions")
         r = validation.lengths(radii, "radii", len(p), allow_zero=False)
-        w = np.ones(len(p)) if weights is None else _weights(weights, len(p))
-        ids = np.arange(self._next_id, self._next_id + len(p), dtype=np.int64)
-        self._positions = np.concatenate([self._positions, p])
-        self._radii = np.concatenate([self._radii, r])
-        self._weights = np.concatenate([self._weights, w])
-        self._ids = np.concatenate([self._ids, ids])
-        self._pressure = np.concatenate([self._pressure, np.zeros((len(p), 2))])
-        self._next_id += len(p)
-        return ids
-
-    def remove(self, ids: Ids) -> None:
-        """Remove agents by id (unknown ids raise ``KeyError``; then none is removed)."""
-        arr = validation.ids(ids, "ids")
-        keep = ~np.isin(self._ids, arr)
-        missing = np.setdiff1d(arr, self._ids)
-        if len(missing):
-            raise KeyError(f"no agent with id {int(missing[0])} in this crowd")
-        self._positions = self._positions[keep]
-        self._radii = self._radii[keep]
-        self._weights = self._weights[keep]
-        self._ids = self._ids[keep]
-        self._pressure = self._pressure[keep]
-
-    def __len__(self) -> int:
-        return len(self._ids)
-
-    @property
-    def ids(self) -> IntArray:
-        """``(n,) int64``: the agents' ids, in the order of :attr:`positions` (read-only)."""
-        return _read_only(self._ids)
-
-    @property
-    def positions(self) -> FloatArray:
-        """``(n, 2) float64``, read-only."""
-        return _read_only(self._positions)
-
-    @property
-    def radii(self) -> FloatArray:
-        """``(n,) float64``, read-only."""
-        return _read_only(self._radii)
-
-    @property
-    def weights(self) -> FloatArray:
-        """``(n,) float64``, read-only."""
-        return _read_only(self._weights)
+        return self._append(p, r, weights)
 
     # --------------------------------------------------------------- step
     def step(self, displacements: Points2, mode: CrowdMode = "slide") -> CrowdStep:
@@ -204,19 +248,10 @@ class Crowd:
         1e-9) nor on the number of threads (exactly).
         """
         n = len(self._ids)
-        d, _ = validation.points(displacements, "displacements")
-        if d.shape != (n, 2):
-            raise ValueError(f"displacements must have shape ({n}, 2), got {d.shape}")
-        code = _MODE_CODES[validation.choice(mode, "mode", CROWD_MODES)]
         world = self._world
-        p = self._positions
-        intents = d + self._pressure
-        moves = np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])
-        reach = float((self._radii + moves).max()) if n else 0.0
-        dmax = float(moves.max()) if n else 0.0
         skin, margin, slack, min_motion = world._tolerances()
-        separation = self._separation if self._separation is not None else \
-            (0.25 * float(self._radii.max()) if n else 0.0)
+        d, code, intents, moves, reach, dmax, separation = self._prelude(displacements, mode)
+        p = self._positions
         grid = _kc.grid_agents(p, max(2.0 * (reach + separation + dmax) + skin, 1e-9))
         out = np.empty_like(p)
         stops = np.empty(n, dtype=np.int64)

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 
 from . import validation
-from ._types import CrowdMode, FloatArray, Ids, IntArray, Numbers, Points3
-from .crowd import _MODE_CODES, CROWD_MODES, CrowdStep, _read_only, _weights
+from ._types import CrowdMode, FloatArray, IntArray, Numbers, Points3
+from .crowd import CrowdStep, _Agents, _read_only
 from .kernels import crowd as _kc
 from .kernels3d import crowd as _kc3
 from .threads import run_rows
@@ -66,7 +66,7 @@ def touching_pairs(positions: FloatArray, radii: FloatArray, halves: FloatArray,
     return found
 
 
-class Crowd3D:
+class Crowd3D(_Agents):
     """Upright capsule agents in a :class:`~sidestep.World3D` that collide with each other.
 
     Each agent is the capsule :meth:`World3D.move` moves: ``radius`` and
@@ -101,19 +101,14 @@ class Crowd3D:
     0.8
     """
 
-    __slots__ = ("_world", "_positions", "_radii", "_heights", "_halves", "_weights", "_ids",
-                 "_next_id", "_separation", "_pressure")
+    __slots__ = ("_world", "_heights", "_halves")
+
+    _DIM = 3
+    _ROWS = _Agents._ROWS + ("_heights", "_halves")
 
     _world: "World3D"
-    _positions: FloatArray
-    _radii: FloatArray
     _heights: FloatArray
     _halves: FloatArray
-    _weights: FloatArray
-    _ids: IntArray
-    _next_id: int
-    _separation: float | None
-    _pressure: FloatArray
 
     def __init__(self, world: "World3D", positions: Points3, radii: Numbers, heights: Numbers,
                  weights: Numbers | None = None, *, separation: float | None = None) -> None:
@@ -121,16 +116,9 @@ class Crowd3D:
         if not isinstance(world, World3D):
             raise TypeError(f"world must be a World3D, got {type(world).__name__}")
         self._world = world
-        self._positions = np.empty((0, 3))
-        self._radii = np.empty(0)
         self._heights = np.empty(0)
         self._halves = np.empty(0)
-        self._weights = np.empty(0)
-        self._ids = np.empty(0, dtype=np.int64)
-        self._pressure = np.empty((0, 3))
-        self._next_id = 0
-        self._separation = None if separation is None else validation.length(
-            separation, "separation")
+        self._start(separation)
         self.add(positions, radii, heights, weights)
 
     # ------------------------------------------------------------- agents
@@ -143,61 +131,14 @@ class Crowd3D:
         p, _ = validation.points(positions, "positions", dim=3)
         r = validation.lengths(radii, "radii", len(p), allow_zero=False)
         h = validation.lengths(heights, "heights", len(p))
-        w = np.ones(len(p)) if weights is None else _weights(weights, len(p))
-        ids = np.arange(self._next_id, self._next_id + len(p), dtype=np.int64)
-        self._positions = np.concatenate([self._positions, p])
-        self._radii = np.concatenate([self._radii, r])
-        self._heights = np.concatenate([self._heights, h])
         # As World3D._agent: a capsule's core is its height less both caps.
-        self._halves = np.concatenate([self._halves, np.where(h > 2.0 * r, 0.5 * h - r, 0.0)])
-        self._weights = np.concatenate([self._weights, w])
-        self._ids = np.concatenate([self._ids, ids])
-        self._pressure = np.concatenate([self._pressure, np.zeros((len(p), 3))])
-        self._next_id += len(p)
-        return ids
-
-    def remove(self, ids: Ids) -> None:
-        """Remove agents by id (unknown ids raise ``KeyError``; then none is removed)."""
-        arr = validation.ids(ids, "ids")
-        keep = ~np.isin(self._ids, arr)
-        missing = np.setdiff1d(arr, self._ids)
-        if len(missing):
-            raise KeyError(f"no agent with id {int(missing[0])} in this crowd")
-        self._positions = self._positions[keep]
-        self._radii = self._radii[keep]
-        self._heights = self._heights[keep]
-        self._halves = self._halves[keep]
-        self._weights = self._weights[keep]
-        self._ids = self._ids[keep]
-        self._pressure = self._pressure[keep]
-
-    def __len__(self) -> int:
-        return len(self._ids)
-
-    @property
-    def ids(self) -> IntArray:
-        """``(n,) int64``: the agents' ids, in the order of :attr:`positions` (read-only)."""
-        return _read_only(self._ids)
-
-    @property
-    def positions(self) -> FloatArray:
-        """``(n, 3) float64``: the agents' centres, read-only."""
-        return _read_only(self._positions)
-
-    @property
-    def radii(self) -> FloatArray:
-        """``(n,) float64``, read-only."""
-        return _read_only(self._radii)
+        return self._append(p, r, weights, _heights=h,
+                            _halves=np.where(h > 2.0 * r, 0.5 * h - r, 0.0))
 
     @property
     def heights(self) -> FloatArray:
         """``(n,) float64``: each capsule's height in all, read-only."""
         return _read_only(self._heights)
-
-    @property
-    def weights(self) -> FloatArray:
-        """``(n,) float64``, read-only."""
-        return _read_only(self._weights)
 
     # --------------------------------------------------------------- step
     def step(self, displacements: Points3, mode: CrowdMode = "slide") -> CrowdStep:
@@ -226,20 +167,11 @@ class Crowd3D:
         rounding, 1e-9) nor on the number of threads (exactly).
         """
         n = len(self._ids)
-        d, _ = validation.points(displacements, "displacements", dim=3)
-        if d.shape != (n, 3):
-            raise ValueError(f"displacements must have shape ({n}, 3), got {d.shape}")
-        code = _MODE_CODES[validation.choice(mode, "mode", CROWD_MODES)]
         world = self._world
         up = world._up
-        p = self._positions
-        intents = d + self._pressure
-        moves = np.sqrt(np.einsum("ij,ij->i", d, d))
-        reach = float((self._radii + moves).max()) if n else 0.0
-        dmax = float(moves.max()) if n else 0.0
         skin, margin, slack, min_motion = world._tolerances()
-        separation = self._separation if self._separation is not None else \
-            (0.25 * float(self._radii.max()) if n else 0.0)
+        d, code, intents, moves, reach, dmax, separation = self._prelude(displacements, mode)
+        p = self._positions
         scale = max(1.0, float(np.abs(p).max())) if n else 1.0
         flat = np.ascontiguousarray(p[:, [(up + 1) % 3, (up + 2) % 3]])
         grid = _kc.grid_agents(flat, max(2.0 * (reach + separation + dmax) + skin, 1e-9))
