@@ -8,8 +8,8 @@ One step moves every agent at once, each from where all of them started
    during the step (``|p_j - p_i| < r_i + r_j + |d_i| + |d_j| + skin``).
    The step reads the agents in the grid's order, each cell's sorted by
    ``x`` (:func:`cell_order`): the cells of a row are one run of memory
-   sorted by ``x``, so a search reads a row only within reach, and an
-   agent's neighbours lie near it in memory.
+   sorted by ``x``, a search reads the cells within reach of a row in one
+   sweep, and an agent's neighbours lie near it in memory.
 2. **Cells**: the gap ``g`` between two neighbours is shared between them by
    weight: agent ``i`` may advance towards ``j`` by at most ``w_i / (w_i +
    w_j)`` of it (half each for equal weights, all of it for an agent of
@@ -111,8 +111,8 @@ def cell_order(start, items, positions, radii, moves, weights, displacements, in
     """Sorts each cell's agents by ``x`` (then index) in ``items`` (in place) and returns
     the agents in that order: ``packed (n, 4)``, each one's ``x, y, r, |d|``, and ``rest
     (n, 5)``, its ``weight, dx, dy`` and intent ``ix, iy``. The cells of a row of the grid
-    then make one run of memory sorted by ``x`` (a neighbour search reads just the part
-    of it within reach), and the neighbours of an agent lie near it in memory."""
+    then make one run of memory sorted by ``x`` (a neighbour search reads the cells
+    within reach in one sweep), and the neighbours of an agent lie near it in memory."""
     n = items.shape[0]
     packed = np.empty((n, 4))
     for t in range(n):
@@ -213,34 +213,29 @@ def _clip_to_cell(pairs, count, wx, wy, slack, qp):
 
 @njit(cache=True, forceinline=True)
 def _neighbours(packed, row, px, py, rk, motion, reach, extra, skin, ox, oy, size, nx, ny,
-                start, scale, out):
+                start, out):
     """Agents that could touch the agent of ``packed[row]`` (at ``p``, radius ``rk``) if it
     moves ``motion`` and each of them its ``|d|`` plus ``extra``: their count; the first
     ``len(out)`` of them (their rows of ``packed``) go to ``out`` (a larger count means
     ``out`` was too short: grow it and ask again). ``packed`` is :func:`cell_order`'s:
-    each row of cells within reach is read from the first agent within reach along ``x``
-    to the last."""
+    the cells within reach of a row of the grid are one run of memory, read whole."""
     r = rk + motion + reach + extra + skin
     i0 = max(int((px - r - ox) / size), 0)
     i1 = min(int((px + r - ox) / size), nx - 1)
     j0 = max(int((py - r - oy) / size), 0)
     j1 = min(int((py + r - oy) / size), ny - 1)
-    # Rounding (of the sums below) is covered by this much more.
-    lo = px - r - 1e-9 * scale
-    hi = px + r + 1e-9 * scale
     capacity = out.shape[0]
     count = 0
     for cj in range(j0, j1 + 1):
         first = start[cj * nx + i0]
         last = start[cj * nx + i1 + 1]
         roomy = count + last - first <= capacity
+        # The whole run, though it is sorted by x: stopping at the first agent beyond
+        # reach (and starting at the first within) cost a mispredicted branch each, more
+        # than the distance test of the few agents of the end cells out of reach (the
+        # test turns them down: ``within`` is at most ``r``).
         for t in range(first, last):
-            x = packed[t, 0]
-            if x < lo:
-                continue
-            if x > hi:
-                break
-            ex = x - px
+            ex = packed[t, 0] - px
             ey = packed[t, 1] - py
             within = rk + packed[t, 2] + motion + packed[t, 3] + extra + skin
             near = ex * ex + ey * ey < within * within and t != row
@@ -404,7 +399,7 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
             if mode != MODE_GHOST:
                 # 1. Neighbours: agents that could touch this one during the step.
                 count = _neighbours(packed, row, px, py, rk, move_k + extra, reach, extra, skin,
-                                    ox, oy, size, nx, ny, start, scale, neighbours)
+                                    ox, oy, size, nx, ny, start, neighbours)
                 if count > neighbours.shape[0]:
                     pending[0] = row
                     pending[1] = stop
@@ -499,7 +494,7 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
                 # Went farther than the neighbours were gathered for (a
                 # recovery out of an obstacle): check the agents that far too.
                 far = _neighbours(packed, row, px, py, rk, moved, reach, extra, skin, ox, oy,
-                                  size, nx, ny, start, scale, neighbours)
+                                  size, nx, ny, start, neighbours)
                 if far > neighbours.shape[0]:
                     pending[0] = row
                     pending[1] = stop
