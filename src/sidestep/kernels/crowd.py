@@ -25,9 +25,10 @@ One step moves every agent at once, each from where all of them started
    intrusion, times ``w_j / (w_i + w_j)``: pushed aside, half each for
    equals), plus the separation from overlapping neighbours (its part of the
    overlap, the heavier moving less), at most ``separation`` per step.
-4. **Move**: the motion nearest the wish inside the cell (the contact-plane
-   solver on the cell's half-planes the wish breaks, added one at a time:
-   the active set stays a handful however many neighbours there are), then
+4. **Move**: the motion nearest the wish inside the cell (the cell's
+   half-planes the wish breaks, added one at a time: the active set stays a
+   handful however many neighbours there are, and each answer lies on the
+   line of the half-plane added last), then
    the world move (``slide``: sliding along walls, never into them). If
    sliding took the end out of the cell, the move is tried again along the
    chord it took, clipped to the cell; failing that (the clipped chord pressed
@@ -181,11 +182,19 @@ def _golden(k, j):
 def _clip_to_cell(pairs, count, wx, wy, slack, qp):
     """The motion nearest ``w`` inside the agent's cell: ``(vx, vy, ok)``.
 
-    ``pairs (count, 4)``: each neighbour's ``nx, ny, bound, gap`` (:func:`_pair`).
+    ``pairs (count, 4)``: each neighbour's ``nx, ny, bound, gap`` (:func:`_cell`).
     Cutting planes: the half-plane ``w`` breaks most joins the active set
     (``qp``: normals at 0, bounds at ``2 * ACTIVE``, as ``-n . v >= -b``)
     and the set is solved again, until nothing is broken; with a full set
     or half-planes that cannot all be met, ``ok`` is False (stay).
+
+    The answer of the set before breaks the half-plane that joins it, so the
+    new answer lies on that half-plane's line (the problem is convex): it is
+    the point of the line nearest ``w`` on the interval the set before leaves
+    of it, found in one pass over the set. Only when the interval is empty
+    (or nearly parallel lines disagree) does the contact-plane solver
+    (:func:`~sidestep.kernels.planes.solve_planes`, which tries every
+    corner) decide.
     """
     vx = wx
     vy = wy
@@ -202,13 +211,61 @@ def _clip_to_cell(pairs, count, wx, wy, slack, qp):
             return vx, vy, True
         if active == ACTIVE:
             return 0.0, 0.0, False
-        qp[2 * active] = -pairs[pick, 0]
-        qp[2 * active + 1] = -pairs[pick, 1]
+        mx = pairs[pick, 0]
+        my = pairs[pick, 1]
+        # Where w projects onto the new line, and the interval of the line (a + tau *
+        # (-my, mx)) inside the half-planes before: n . v <= b gives tau * along <= room.
+        shift = wx * mx + wy * my - pairs[pick, 2]
+        ax = wx - shift * mx
+        ay = wy - shift * my
+        lo = -math.inf
+        hi = math.inf
+        lo_at = -1
+        hi_at = -1
+        for a in range(active):
+            along = qp[2 * a] * my - qp[2 * a + 1] * mx
+            room = qp[2 * a] * ax + qp[2 * a + 1] * ay - qp[2 * ACTIVE + a]
+            if along > 1e-12:
+                if room / along < hi:
+                    hi = room / along
+                    hi_at = a
+            elif along < -1e-12:
+                if room / along > lo:
+                    lo = room / along
+                    lo_at = a
+            elif room < -slack:
+                lo = math.inf        # parallel, and the line is outside
+        qp[2 * active] = -mx
+        qp[2 * active + 1] = -my
         qp[2 * ACTIVE + active] = -pairs[pick, 2]
         active += 1
-        vx, vy, err = solve_planes(wx, wy, qp, 0, 2 * ACTIVE, active, slack)
-        if err > slack:
-            return 0.0, 0.0, False
+        if lo <= hi:
+            # The projection, or the corner with the half-plane that ends the interval,
+            # worked out as the solver does (to the bit: symmetric scenes stay so).
+            at = lo_at if lo > 0.0 else (hi_at if hi < 0.0 else -1)
+            if at < 0:
+                vx = ax
+                vy = ay
+            else:
+                vx, vy = _corner(qp, at, active - 1)
+        else:
+            vx, vy, err = solve_planes(wx, wy, qp, 0, 2 * ACTIVE, active, slack)
+            if err > slack:
+                return 0.0, 0.0, False
+
+
+@njit(cache=True, forceinline=True)
+def _corner(qp, i, j):
+    """Where the lines of half-planes ``i < j`` of ``qp`` (see :func:`_clip_to_cell`) meet,
+    by Cramer's rule as :func:`~sidestep.kernels.planes.solve_planes` works it out."""
+    nix = qp[2 * i]
+    niy = qp[2 * i + 1]
+    njx = qp[2 * j]
+    njy = qp[2 * j + 1]
+    bi = qp[2 * ACTIVE + i]
+    bj = qp[2 * ACTIVE + j]
+    det = nix * njy - niy * njx
+    return (bi * njy - bj * niy) / det, (nix * bj - njx * bi) / det
 
 
 @njit(cache=True, forceinline=True)
