@@ -8,8 +8,8 @@ One step moves every agent at once, each from where all of them started
    during the step (``|p_j - p_i| < r_i + r_j + |d_i| + |d_j| + skin``).
    The step reads the agents in the grid's order, each cell's sorted by
    ``x`` (:func:`cell_order`): the cells of a row are one run of memory
-   sorted by ``x``, so a search reads a row only within reach, and an
-   agent's neighbours lie near it in memory.
+   sorted by ``x``, a search reads the cells within reach of a row in one
+   sweep, and an agent's neighbours lie near it in memory.
 2. **Cells**: the gap ``g`` between two neighbours is shared between them by
    weight: agent ``i`` may advance towards ``j`` by at most ``w_i / (w_i +
    w_j)`` of it (half each for equal weights, all of it for an agent of
@@ -25,9 +25,10 @@ One step moves every agent at once, each from where all of them started
    intrusion, times ``w_j / (w_i + w_j)``: pushed aside, half each for
    equals), plus the separation from overlapping neighbours (its part of the
    overlap, the heavier moving less), at most ``separation`` per step.
-4. **Move**: the motion nearest the wish inside the cell (the contact-plane
-   solver on the cell's half-planes the wish breaks, added one at a time:
-   the active set stays a handful however many neighbours there are), then
+4. **Move**: the motion nearest the wish inside the cell (the cell's
+   half-planes the wish breaks, added one at a time: the active set stays a
+   handful however many neighbours there are, and each answer lies on the
+   line of the half-plane added last), then
    the world move (``slide``: sliding along walls, never into them). If
    sliding took the end out of the cell, the move is tried again along the
    chord it took, clipped to the cell; failing that (the clipped chord pressed
@@ -111,8 +112,8 @@ def cell_order(start, items, positions, radii, moves, weights, displacements, in
     """Sorts each cell's agents by ``x`` (then index) in ``items`` (in place) and returns
     the agents in that order: ``packed (n, 4)``, each one's ``x, y, r, |d|``, and ``rest
     (n, 5)``, its ``weight, dx, dy`` and intent ``ix, iy``. The cells of a row of the grid
-    then make one run of memory sorted by ``x`` (a neighbour search reads just the part
-    of it within reach), and the neighbours of an agent lie near it in memory."""
+    then make one run of memory sorted by ``x`` (a neighbour search reads the cells
+    within reach in one sweep), and the neighbours of an agent lie near it in memory."""
     n = items.shape[0]
     packed = np.empty((n, 4))
     for t in range(n):
@@ -181,11 +182,19 @@ def _golden(k, j):
 def _clip_to_cell(pairs, count, wx, wy, slack, qp):
     """The motion nearest ``w`` inside the agent's cell: ``(vx, vy, ok)``.
 
-    ``pairs (count, 4)``: each neighbour's ``nx, ny, bound, gap`` (:func:`_pair`).
+    ``pairs (count, 4)``: each neighbour's ``nx, ny, bound, gap`` (:func:`_cell`).
     Cutting planes: the half-plane ``w`` breaks most joins the active set
     (``qp``: normals at 0, bounds at ``2 * ACTIVE``, as ``-n . v >= -b``)
     and the set is solved again, until nothing is broken; with a full set
     or half-planes that cannot all be met, ``ok`` is False (stay).
+
+    The answer of the set before breaks the half-plane that joins it, so the
+    new answer lies on that half-plane's line (the problem is convex): it is
+    the point of the line nearest ``w`` on the interval the set before leaves
+    of it, found in one pass over the set. Only when the interval is empty
+    (or nearly parallel lines disagree) does the contact-plane solver
+    (:func:`~sidestep.kernels.planes.solve_planes`, which tries every
+    corner) decide.
     """
     vx = wx
     vy = wy
@@ -202,45 +211,88 @@ def _clip_to_cell(pairs, count, wx, wy, slack, qp):
             return vx, vy, True
         if active == ACTIVE:
             return 0.0, 0.0, False
-        qp[2 * active] = -pairs[pick, 0]
-        qp[2 * active + 1] = -pairs[pick, 1]
+        mx = pairs[pick, 0]
+        my = pairs[pick, 1]
+        # Where w projects onto the new line, and the interval of the line (a + tau *
+        # (-my, mx)) inside the half-planes before: n . v <= b gives tau * along <= room.
+        shift = wx * mx + wy * my - pairs[pick, 2]
+        ax = wx - shift * mx
+        ay = wy - shift * my
+        lo = -math.inf
+        hi = math.inf
+        lo_at = -1
+        hi_at = -1
+        for a in range(active):
+            along = qp[2 * a] * my - qp[2 * a + 1] * mx
+            room = qp[2 * a] * ax + qp[2 * a + 1] * ay - qp[2 * ACTIVE + a]
+            if along > 1e-12:
+                if room / along < hi:
+                    hi = room / along
+                    hi_at = a
+            elif along < -1e-12:
+                if room / along > lo:
+                    lo = room / along
+                    lo_at = a
+            elif room < -slack:
+                lo = math.inf        # parallel, and the line is outside
+        qp[2 * active] = -mx
+        qp[2 * active + 1] = -my
         qp[2 * ACTIVE + active] = -pairs[pick, 2]
         active += 1
-        vx, vy, err = solve_planes(wx, wy, qp, 0, 2 * ACTIVE, active, slack)
-        if err > slack:
-            return 0.0, 0.0, False
+        if lo <= hi:
+            # The projection, or the corner with the half-plane that ends the interval,
+            # worked out as the solver does (to the bit: symmetric scenes stay so).
+            at = lo_at if lo > 0.0 else (hi_at if hi < 0.0 else -1)
+            if at < 0:
+                vx = ax
+                vy = ay
+            else:
+                vx, vy = _corner(qp, at, active - 1)
+        else:
+            vx, vy, err = solve_planes(wx, wy, qp, 0, 2 * ACTIVE, active, slack)
+            if err > slack:
+                return 0.0, 0.0, False
+
+
+@njit(cache=True, forceinline=True)
+def _corner(qp, i, j):
+    """Where the lines of half-planes ``i < j`` of ``qp`` (see :func:`_clip_to_cell`) meet,
+    by Cramer's rule as :func:`~sidestep.kernels.planes.solve_planes` works it out."""
+    nix = qp[2 * i]
+    niy = qp[2 * i + 1]
+    njx = qp[2 * j]
+    njy = qp[2 * j + 1]
+    bi = qp[2 * ACTIVE + i]
+    bj = qp[2 * ACTIVE + j]
+    det = nix * njy - niy * njx
+    return (bi * njy - bj * niy) / det, (nix * bj - njx * bi) / det
 
 
 @njit(cache=True, forceinline=True)
 def _neighbours(packed, row, px, py, rk, motion, reach, extra, skin, ox, oy, size, nx, ny,
-                start, scale, out):
+                start, out):
     """Agents that could touch the agent of ``packed[row]`` (at ``p``, radius ``rk``) if it
     moves ``motion`` and each of them its ``|d|`` plus ``extra``: their count; the first
     ``len(out)`` of them (their rows of ``packed``) go to ``out`` (a larger count means
     ``out`` was too short: grow it and ask again). ``packed`` is :func:`cell_order`'s:
-    each row of cells within reach is read from the first agent within reach along ``x``
-    to the last."""
+    the cells within reach of a row of the grid are one run of memory, read whole."""
     r = rk + motion + reach + extra + skin
     i0 = max(int((px - r - ox) / size), 0)
     i1 = min(int((px + r - ox) / size), nx - 1)
     j0 = max(int((py - r - oy) / size), 0)
     j1 = min(int((py + r - oy) / size), ny - 1)
-    # Rounding (of the sums below) is covered by this much more.
-    lo = px - r - 1e-9 * scale
-    hi = px + r + 1e-9 * scale
     capacity = out.shape[0]
     count = 0
     for cj in range(j0, j1 + 1):
         first = start[cj * nx + i0]
         last = start[cj * nx + i1 + 1]
         roomy = count + last - first <= capacity
+        # The whole run, though it is sorted by x: stopping at the first agent beyond
+        # reach (and starting at the first within) cost a mispredicted branch each, more
+        # than the distance test of the few agents of the end cells out of reach (the
+        # test turns them down: ``within`` is at most ``r``).
         for t in range(first, last):
-            x = packed[t, 0]
-            if x < lo:
-                continue
-            if x > hi:
-                break
-            ex = x - px
+            ex = packed[t, 0] - px
             ey = packed[t, 1] - py
             within = rk + packed[t, 2] + motion + packed[t, 3] + extra + skin
             near = ex * ex + ey * ey < within * within and t != row
@@ -404,7 +456,7 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
             if mode != MODE_GHOST:
                 # 1. Neighbours: agents that could touch this one during the step.
                 count = _neighbours(packed, row, px, py, rk, move_k + extra, reach, extra, skin,
-                                    ox, oy, size, nx, ny, start, scale, neighbours)
+                                    ox, oy, size, nx, ny, start, neighbours)
                 if count > neighbours.shape[0]:
                     pending[0] = row
                     pending[1] = stop
@@ -499,7 +551,7 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
                 # Went farther than the neighbours were gathered for (a
                 # recovery out of an obstacle): check the agents that far too.
                 far = _neighbours(packed, row, px, py, rk, moved, reach, extra, skin, ox, oy,
-                                  size, nx, ny, start, scale, neighbours)
+                                  size, nx, ny, start, neighbours)
                 if far > neighbours.shape[0]:
                     pending[0] = row
                     pending[1] = stop
