@@ -47,7 +47,7 @@ from numba import njit
 from .borrow import borrow
 from .moves import (CONTACT_FIELDS, MODE_BLOCK, MODE_GHOST, MODE_SLIDE, STOP_BLOCKED,
                     STOP_DONE, STOP_SLID, move_agent)
-from .planes import solve_planes
+from .planes import corner, solve_planes
 from .row_queue import next_rows
 from .world import SCRATCH_FLOATS, SCRATCH_INTS, borrowed, unpack_world
 
@@ -168,6 +168,27 @@ def _share(wi, wj):
     return wi / (wi + wj)
 
 
+@njit(cache=True, forceinline=True)
+def wish_terms(wk, wj, gap, toward_d, toward_i):
+    """What a neighbour ``j`` (weight ``wj``) adds to the wish of agent ``k`` (weight
+    ``wk``), as lengths to take times ``-n`` (``n`` the unit vector from ``k`` to ``j``,
+    ``gap`` their gap): ``(apart, yielded, more)``.
+
+    ``apart``: ``k``'s part of an overlap (the heavier moves less); ``yielded``: the way
+    ``k`` makes for ``j`` heading into it beyond ``j``'s share of the gap
+    (``toward_d = d_j . n``, ``j``'s displacement along ``n``); ``more``: the same for
+    the pressure of what ``j`` did not get last step (``toward_i``, its intent along
+    ``n``), beyond what its displacement already asked. Without branches (each test is a
+    coin toss): a term that does not apply is zero. Both halves use it (the 2D and 3D
+    crowd steps).
+    """
+    give = 1.0 - _share(wk, wj)
+    allowed = _share(wj, wk) * max(gap, 0.0)
+    into = max(-toward_d - allowed, 0.0)
+    pressed = -toward_i - allowed
+    return give * max(-gap, 0.0), into * give, max(pressed - into, 0.0) * give
+
+
 @njit(cache=True, forceinline=False)
 def _golden(k, j):
     """The unit vector from agent ``k`` to agent ``j`` at the very same point: each leaves
@@ -241,31 +262,18 @@ def _clip_to_cell(pairs, count, wx, wy, slack, qp):
         active += 1
         if lo <= hi:
             # The projection, or the corner with the half-plane that ends the interval,
-            # worked out as the solver does (to the bit: symmetric scenes stay so).
+            # worked out by the solver's own formula (to the bit: symmetric scenes stay so).
             at = lo_at if lo > 0.0 else (hi_at if hi < 0.0 else -1)
             if at < 0:
                 vx = ax
                 vy = ay
             else:
-                vx, vy = _corner(qp, at, active - 1)
+                # Not parallel: |along| > 1e-12 picked it.
+                vx, vy, _ = corner(qp, 0, 2 * ACTIVE, at, active - 1)
         else:
             vx, vy, err = solve_planes(wx, wy, qp, 0, 2 * ACTIVE, active, slack)
             if err > slack:
                 return 0.0, 0.0, False
-
-
-@njit(cache=True, forceinline=True)
-def _corner(qp, i, j):
-    """Where the lines of half-planes ``i < j`` of ``qp`` (see :func:`_clip_to_cell`) meet,
-    by Cramer's rule as :func:`~sidestep.kernels.planes.solve_planes` works it out."""
-    nix = qp[2 * i]
-    niy = qp[2 * i + 1]
-    njx = qp[2 * j]
-    njy = qp[2 * j + 1]
-    bi = qp[2 * ACTIVE + i]
-    bj = qp[2 * ACTIVE + j]
-    det = nix * njy - niy * njx
-    return (bi * njy - bj * niy) / det, (nix * bj - njx * bi) / det
 
 
 @njit(cache=True, forceinline=True)
@@ -472,21 +480,13 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
                 pnx = pairs[t, 0]
                 pny = pairs[t, 1]
                 gap = pairs[t, 3]
-                # Without branches (each is a coin toss): a term that does not
-                # apply adds zero.
-                give = 1.0 - _share(wk, rest[j, 0])
-                sx -= pnx * give * max(-gap, 0.0)
-                sy -= pny * give * max(-gap, 0.0)
-                # j heading into k beyond its share of the gap (by its
-                # displacement, or by the pressure of what it did not get
-                # last step): k makes way.
-                allowed = _share(rest[j, 0], wk) * max(gap, 0.0)
-                into = max(-(rest[j, 1] * pnx + rest[j, 2] * pny) - allowed, 0.0)
-                pressed = -(rest[j, 3] * pnx + rest[j, 4] * pny) - allowed
-                yx -= pnx * into * give
-                yy -= pny * into * give
-                sx -= pnx * max(pressed - into, 0.0) * give
-                sy -= pny * max(pressed - into, 0.0) * give
+                apart, yielded, more = wish_terms(wk, rest[j, 0], gap,
+                                                  rest[j, 1] * pnx + rest[j, 2] * pny,
+                                                  rest[j, 3] * pnx + rest[j, 4] * pny)
+                sx -= pnx * (apart + more)
+                sy -= pny * (apart + more)
+                yx -= pnx * yielded
+                yy -= pny * yielded
             # Separating and pressure: at most `separation`; making way for
             # displacements: at most the largest displacement.
             s = math.sqrt(sx * sx + sy * sy)

@@ -50,6 +50,23 @@ def _candidate_error(w, normals, bounds, count, slack, best_err, best_d2, vx, vy
     return err if err <= slack else math.inf
 
 
+@njit(cache=True, inline="always")
+def corner(w, normals, bounds, i, j):
+    """Where the lines ``n_i . v = b_i`` and ``n_j . v = b_j`` meet (constraints read
+    from ``w`` as in :func:`solve_planes`), by Cramer's rule: ``(vx, vy, ok)``; ``ok`` is
+    False where the lines are (nearly) parallel."""
+    nix = w[normals + 2 * i]
+    niy = w[normals + 2 * i + 1]
+    njx = w[normals + 2 * j]
+    njy = w[normals + 2 * j + 1]
+    bi = w[bounds + i]
+    bj = w[bounds + j]
+    det = nix * njy - niy * njx
+    if abs(det) < 1e-12:
+        return 0.0, 0.0, False
+    return (bi * njy - bj * niy) / det, (nix * bj - njx * bi) / det, True
+
+
 @njit(cache=True, forceinline=False)
 def solve_planes(dx, dy, w, normals, bounds, count, slack):
     """The motion ``v`` closest to ``d`` with ``n_i . v >= b_i`` for all ``i < count``.
@@ -81,20 +98,12 @@ def solve_planes(dx, dy, w, normals, bounds, count, slack):
         err = _candidate_error(w, normals, bounds, count, slack, best_err, best_d2, vx, vy, d2)
         if err < math.inf:
             best_x, best_y, best_err, best_d2 = vx, vy, err, d2
-    # 2. Corners where two constraint lines meet (Cramer's rule).
+    # 2. Corners where two constraint lines meet.
     for i in range(count):
         for j in range(i + 1, count):
-            nix = w[normals + 2 * i]
-            niy = w[normals + 2 * i + 1]
-            njx = w[normals + 2 * j]
-            njy = w[normals + 2 * j + 1]
-            bi = w[bounds + i]
-            bj = w[bounds + j]
-            det = nix * njy - niy * njx
-            if abs(det) < 1e-12:
+            vx, vy, ok = corner(w, normals, bounds, i, j)
+            if not ok:
                 continue
-            vx = (bi * njy - bj * niy) / det
-            vy = (nix * bj - njx * bi) / det
             d2 = (vx - dx) ** 2 + (vy - dy) ** 2
             err = _candidate_error(w, normals, bounds, count, slack, best_err, best_d2, vx, vy,
                                    d2)

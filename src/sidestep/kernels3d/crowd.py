@@ -49,7 +49,7 @@ import numpy as np
 from numba import njit
 
 from ..kernels.borrow import borrow
-from ..kernels.crowd import ROUNDING, _golden, _share
+from ..kernels.crowd import ROUNDING, _golden, _share, wish_terms
 from ..kernels.moves import MODE_BLOCK, MODE_GHOST, MODE_SLIDE, STOP_BLOCKED, STOP_DONE, STOP_SLID
 from ..kernels.row_queue import next_rows
 from .moves import CONTACT_FIELDS, _move
@@ -390,25 +390,16 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, reac
                 pny = pairs[t, 1]
                 pnz = pairs[t, 2]
                 gap = pairs[t, 4]
-                give = 1.0 - _share(wk, rest[j, 0])
-                apart = give * max(-gap, 0.0)
-                sx -= pnx * apart
-                sy -= pny * apart
-                sz -= pnz * apart
-                # j heading into k beyond its share of the gap (by its
-                # displacement, or by the pressure of what it did not get
-                # last step): k makes way.
-                allowed = _share(rest[j, 0], wk) * max(gap, 0.0)
-                into = max(-(rest[j, 1] * pnx + rest[j, 2] * pny + rest[j, 3] * pnz)
-                           - allowed, 0.0)
-                pressed = -(rest[j, 4] * pnx + rest[j, 5] * pny + rest[j, 6] * pnz) - allowed
-                yx -= pnx * into * give
-                yy -= pny * into * give
-                yz -= pnz * into * give
-                more = max(pressed - into, 0.0) * give
-                sx -= pnx * more
-                sy -= pny * more
-                sz -= pnz * more
+                # Separating, making way, pressure: the 2D terms (wish_terms).
+                apart, yielded, more = wish_terms(
+                    wk, rest[j, 0], gap, rest[j, 1] * pnx + rest[j, 2] * pny + rest[j, 3] * pnz,
+                    rest[j, 4] * pnx + rest[j, 5] * pny + rest[j, 6] * pnz)
+                sx -= pnx * (apart + more)
+                sy -= pny * (apart + more)
+                sz -= pnz * (apart + more)
+                yx -= pnx * yielded
+                yy -= pny * yielded
+                yz -= pnz * yielded
             # Separating and pressure: at most `separation`; making way for
             # displacements: at most the largest displacement.
             s = math.sqrt(sx * sx + sy * sy + sz * sz)
