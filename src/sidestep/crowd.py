@@ -153,11 +153,12 @@ class _Agents:
         """``(n,) float64``, read-only."""
         return _read_only(self._weights)
 
-    def _prelude(self, displacements: object,
-                 mode: str) -> tuple[FloatArray, int, FloatArray, FloatArray, float, float,
-                                     float]:
+    def _prelude(self, displacements: object, mode: str,
+                 skin: float) -> tuple[FloatArray, int, FloatArray, FloatArray, float, float,
+                                       float, float]:
         """A step's checked input and first figures: ``(d, mode code, intents, |d|, reach,
-        dmax, separation)`` (see :func:`sidestep.kernels.crowd.crowd_step`)."""
+        dmax, separation, cell)`` (see :func:`sidestep.kernels.crowd.crowd_step`); ``cell``
+        is the least cell of the agents' grid: two agents' reach."""
         n = len(self._ids)
         d, _ = validation.points(displacements, "displacements", dim=self._DIM)
         if d.shape != (n, self._DIM):
@@ -173,7 +174,14 @@ class _Agents:
         dmax = float(moves.max()) if n else 0.0
         separation = self._separation if self._separation is not None else \
             (0.25 * float(self._radii.max()) if n else 0.0)
-        return d, code, intents, moves, reach, dmax, separation
+        cell = max(2.0 * (reach + separation + dmax) + skin, 1e-9)
+        return d, code, intents, moves, reach, dmax, separation, cell
+
+    def _buffers(self) -> tuple[FloatArray, IntArray, IntArray, FloatArray]:
+        """A step's outputs, by agent: ends, stop codes, first obstacles, pressure."""
+        n = len(self._ids)
+        return (np.empty((n, self._DIM)), np.empty(n, dtype=np.int64),
+                np.empty(n, dtype=np.int64), np.zeros((n, self._DIM)))
 
 
 class Crowd(_Agents):
@@ -250,13 +258,11 @@ class Crowd(_Agents):
         n = len(self._ids)
         world = self._world
         skin, margin, slack, min_motion = world._tolerances()
-        d, code, intents, moves, reach, dmax, separation = self._prelude(displacements, mode)
+        d, code, intents, moves, reach, dmax, separation, cell = self._prelude(
+            displacements, mode, skin)
         p = self._positions
-        grid = _kc.grid_agents(p, max(2.0 * (reach + separation + dmax) + skin, 1e-9))
-        out = np.empty_like(p)
-        stops = np.empty(n, dtype=np.int64)
-        obstacles = np.empty(n, dtype=np.int64)
-        pressure = np.zeros((n, 2))
+        grid = _kc.grid_agents(p, cell)
+        out, stops, obstacles, pressure = self._buffers()
         ox, oy, size, nx, ny, start, items = grid
         packed, rest = _kc.cell_order(start, items, p, self._radii, moves, self._weights, d,
                                       intents)

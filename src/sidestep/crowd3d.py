@@ -170,15 +170,13 @@ class Crowd3D(_Agents):
         world = self._world
         up = world._up
         skin, margin, slack, min_motion = world._tolerances()
-        d, code, intents, moves, reach, dmax, separation = self._prelude(displacements, mode)
+        d, code, intents, moves, reach, dmax, separation, cell = self._prelude(
+            displacements, mode, skin)
         p = self._positions
         scale = max(1.0, float(np.abs(p).max())) if n else 1.0
         flat = np.ascontiguousarray(p[:, [(up + 1) % 3, (up + 2) % 3]])
-        grid = _kc.grid_agents(flat, max(2.0 * (reach + separation + dmax) + skin, 1e-9))
-        out = np.empty_like(p)
-        stops = np.empty(n, dtype=np.int64)
-        obstacles = np.empty(n, dtype=np.int64)
-        pressure = np.zeros((n, 3))
+        grid = _kc.grid_agents(flat, cell)
+        out, stops, obstacles, pressure = self._buffers()
         ox, oy, size, nx, ny, start, items = grid
         packed, rest = _kc3.cell_order(start, items, p, self._radii, self._halves, moves,
                                        self._weights, d, intents, (up + 1) % 3)

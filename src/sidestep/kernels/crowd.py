@@ -48,7 +48,7 @@ from .borrow import borrow
 from .moves import (CONTACT_FIELDS, MODE_BLOCK, MODE_GHOST, MODE_SLIDE, STOP_BLOCKED,
                     STOP_DONE, STOP_SLID, move_agent)
 from .planes import corner, solve_planes
-from .row_queue import next_rows
+from .row_queue import resume_rows
 from .world import SCRATCH_FLOATS, SCRATCH_INTS, borrowed, unpack_world
 
 #: Half-planes of a cell solved together at most (the active set).
@@ -442,15 +442,9 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
     extra = separation + dmax
     rounding = ROUNDING * scale
     while True:
-        if pending[0] < pending[1]:
-            first = pending[0]
-            stop = pending[1]
-            pending[0] = 0
-            pending[1] = 0
-        else:
-            first, stop = next_rows(queue)
-            if first >= stop:
-                return 0
+        first, stop = resume_rows(pending, queue)
+        if first >= stop:
+            return 0
         for row in range(first, stop):
             # In the grid's order: neighbours of one agent are the next one's too.
             px = packed[row, 0]

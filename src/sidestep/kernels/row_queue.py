@@ -46,3 +46,17 @@ def next_rows(queue):
     """Take the next chunk: ``(first, stop)`` rows, empty (``first >= stop``) when done."""
     first = _fetch_add(queue, Q_NEXT, queue[Q_CHUNK])
     return first, min(first + queue[Q_CHUNK], queue[Q_STOP])
+
+
+@njit(cache=True, forceinline=False, inline="always")
+def resume_rows(pending, queue):
+    """The rows ``pending [first, stop)`` a kernel left undone last call (and clears them),
+    else the next chunk of ``queue``: ``(first, stop)``, empty when done. For a kernel
+    that stops mid-chunk to have its buffers grown (the crowd steps)."""
+    if pending[0] < pending[1]:
+        first = pending[0]
+        stop = pending[1]
+        pending[0] = 0
+        pending[1] = 0
+        return first, stop
+    return next_rows(queue)

@@ -51,7 +51,7 @@ from numba import njit
 from ..kernels.borrow import borrow
 from ..kernels.crowd import ROUNDING, _golden, _share, wish_terms
 from ..kernels.moves import MODE_BLOCK, MODE_GHOST, MODE_SLIDE, STOP_BLOCKED, STOP_DONE, STOP_SLID
-from ..kernels.row_queue import next_rows
+from ..kernels.row_queue import resume_rows
 from .moves import CONTACT_FIELDS, _move
 from .planes import solve_planes
 from .world import SCRATCH_FLOATS, SCRATCH_INTS, borrowed
@@ -350,15 +350,9 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, reac
     tolerance = 0.25 * skin
     rounding = ROUNDING * scale
     while True:
-        if pending[0] < pending[1]:
-            first = pending[0]
-            stop = pending[1]
-            pending[0] = 0
-            pending[1] = 0
-        else:
-            first, stop = next_rows(queue)
-            if first >= stop:
-                return 0
+        first, stop = resume_rows(pending, queue)
+        if first >= stop:
+            return 0
         for row in range(first, stop):
             px = packed[row, 0]
             py = packed[row, 1]
