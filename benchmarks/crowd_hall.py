@@ -102,7 +102,8 @@ def make_sidestep(positions):
     w = walls()
     world.add_walls(w[:, :2], w[:, 2:])
     crowd = sidestep.Crowd(world, positions, RADIUS)
-    crowd.step(np.zeros_like(positions))      # compiled or loaded from the cache here
+    for _ in range(2):                        # compiled or loaded from the cache here
+        crowd.step(np.zeros_like(positions))  # (the second step: agents at rest)
 
     def step(wish):
         return crowd.step(wish).positions

@@ -365,3 +365,78 @@ def test_an_overlapping_agent_is_not_refused_its_clipped_motion_for_rounding():
     done = crowd.step(d)
     assert_step_keeps_the_promise(crowd, start, done.positions)
     assert np.linalg.norm(done.positions[1] - start[1]) > 0.1      # it went (0.165 m)
+
+
+def _pocket_jam(crowd_class=Crowd):
+    """200 agents walking into a dead-end pocket 6 m wide: most come to rest in a jam."""
+    world = World2D()
+    world.add_walls([(0.0, -3.0), (0.0, -3.0), (0.0, 3.0)], [(0.0, 3.0), (-30.0, -3.0),
+                                                             (-30.0, 3.0)])
+    rng = np.random.default_rng(5)
+    start = np.column_stack([rng.uniform(-29.0, -6.0, 200), rng.uniform(-2.5, 2.5, 200)])
+    start = start[np.argsort(start[:, 0])]
+    keep = np.ones(200, dtype=bool)            # drop starts that overlap
+    for k in range(200):
+        if keep[k] and np.any(np.linalg.norm(start[k + 1:] - start[k], axis=1) < 0.6):
+            keep[k + 1:] &= np.linalg.norm(start[k + 1:] - start[k], axis=1) >= 0.6
+    return world, start[keep]
+
+
+def _towards(positions, goal, speed):
+    gap = goal - positions
+    return speed * gap / np.maximum(np.linalg.norm(gap, axis=1), speed)[:, None]
+
+
+def test_agents_at_rest_keep_the_answers_a_step_worked_out_again_gives():
+    # Two crowds walk into a dead end; one forgets its last step before each step (so it
+    # works every agent out), the other keeps agents at rest as they were. Every answer
+    # must be the same to the bit, and most agents must end up at rest.
+    world, start = _pocket_jam()
+    kept = Crowd(world, start, 0.3)
+    fresh = Crowd(world, start, 0.3)
+    goal = np.array([0.0, 0.0])
+    resting = []
+    for _ in range(320):                       # settled by about step 270
+        d = _towards(kept.positions, goal, 0.14)
+        fresh._history = None                  # nothing to keep: every agent worked out
+        a = kept.step(d)
+        b = fresh.step(d)
+        np.testing.assert_array_equal(a.positions, b.positions)
+        np.testing.assert_array_equal(a.obstacle, b.obstacle)
+        np.testing.assert_array_equal(a.stop, b.stop)
+        np.testing.assert_array_equal(kept._pressure, fresh._pressure)
+        assert not b.resting.any()
+        resting.append(a.resting.mean())
+    assert np.mean(resting[-50:]) > 0.5        # most of the jam was at rest, kept
+
+
+def test_a_resting_group_is_kept_as_it_is():
+    g = np.arange(10) * 1.0
+    packed = np.stack(np.meshgrid(g, g), axis=-1).reshape(-1, 2)
+    crowd = Crowd(World2D(), packed, 0.5)
+    first = crowd.step(np.zeros((100, 2)))
+    second = crowd.step(np.zeros((100, 2)))
+    assert not first.resting.any() and second.resting.all()
+    np.testing.assert_array_equal(second.positions, packed)
+    assert not second.resting.flags.writeable and not second.obstacle.flags.writeable
+
+
+def test_agents_at_rest_wake_when_a_neighbour_or_the_world_changes():
+    world = World2D()
+    wall = world.add_walls([(1.0, -5.0)], [(1.0, 5.0)])
+    crowd = Crowd(world, [(0.5, 0.0), (-0.1, 0.0), (0.5, 3.0)], 0.3)
+    push = np.array([(0.1, 0.0), (0.0, 0.0), (0.1, 0.0)])      # into the wall
+    for _ in range(10):
+        done = crowd.step(push)
+    assert done.resting.all()
+    before = crowd.positions.copy()
+    nudge = push.copy()
+    nudge[1] = (0.1, 0.0)                       # the middle one walks into the first
+    done = crowd.step(nudge)
+    assert not done.resting[0] and not done.resting[1] and done.resting[2]
+    for _ in range(3):
+        done = crowd.step(push)
+    world.remove(wall)                          # the wall goes: the agents walk on
+    done = crowd.step(push)
+    assert not done.resting.any()
+    assert crowd.positions[2, 0] > before[2, 0] + 0.05

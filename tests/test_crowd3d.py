@@ -403,3 +403,32 @@ def test_bad_input_is_refused_naming_it():
     with pytest.raises(ValueError, match="radii"):
         crowd.add([(5, 0, 0)], 0.0, HEIGHT)
     assert crowd.positions.tolist() == [[0, 0, 0], [2, 0, 0]] and len(crowd) == 2
+
+
+def test_agents_at_rest_keep_the_answers_a_step_worked_out_again_gives():
+    # As in 2D: agents on a floor (gravity pressing them onto it) walk into a dead end;
+    # a crowd that keeps agents at rest answers as one that works every agent out.
+    world = floor(20.0)
+    world.add_boxes([(-16.0, 0.0, -3.5), (-16.0, 0.0, 2.5), (0.0, 0.0, -3.5)],
+                    [(0.0, 3.0, -2.5), (0.0, 3.0, 3.5), (1.0, 3.0, 3.5)])
+    rng = np.random.default_rng(5)
+    xz = np.column_stack([np.repeat(-14.0 + 1.3 * np.arange(9), 5),
+                          np.tile(-2.0 + 1.0 * np.arange(5), 9)])
+    xz += rng.uniform(-0.1, 0.1, xz.shape)
+    start = standing(xz, 0.3)
+    kept = Crowd3D(world, start, 0.3, HEIGHT)
+    fresh = Crowd3D(world, start, 0.3, HEIGHT)
+    resting = []
+    for _ in range(240):                       # settled by about step 210
+        gap = np.array([-0.3, 0.0]) - kept.positions[:, [0, 2]]
+        d = 0.14 * gap / np.maximum(np.linalg.norm(gap, axis=1), 0.14)[:, None]
+        d = np.column_stack([d[:, 0], np.full(len(d), -0.05), d[:, 1]])
+        fresh._history = None                  # nothing to keep: every agent worked out
+        a = kept.step(d)
+        b = fresh.step(d)
+        np.testing.assert_array_equal(a.positions, b.positions)
+        np.testing.assert_array_equal(a.obstacle, b.obstacle)
+        np.testing.assert_array_equal(a.stop, b.stop)
+        np.testing.assert_array_equal(kept._pressure, fresh._pressure)
+        resting.append(a.resting.mean())
+    assert np.mean(resting[-30:]) > 0.5        # most of the jam was at rest, kept

@@ -34,6 +34,7 @@ world.remove([0]); world.move((0.0, -1.5), (3.0, -2.0), radius=0.25)
 check(Level(world, np.array([[0.0, -1.5]])), 0.3)
 crowd = sidestep.Crowd(world, [(-5.0, 5.0), (-3.0, 5.0)], 0.3)
 crowd.step([(1.0, 0.0), (-1.0, 0.0)]).touching
+crowd.step([(1.0, 0.0), (-1.0, 0.0)])         # a second step: agents at rest are told
 w3 = sidestep.World3D()
 w3.add_boxes([(-5, -1, -5)], [(5, 0, 5)])
 w3.add_mesh(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0.0]]), np.array([[0, 1, 2]]))
@@ -50,6 +51,7 @@ mesh_only.raycast([(0.2, 0.2, 1.0)], [(0, 0, -1.0)])
 w3.nearest([(0, 5, 0)]); w3.clearance(np.zeros((600, 3))); w3.overlapping((0, 1, 0), 0.3, 1.8)
 crowd3 = sidestep.Crowd3D(w3, [(-3.0, 1.0, 0.0), (-1.0, 1.0, 0.0)], 0.3, 1.8)
 crowd3.step([(1.0, 0.0, 0.0), (-1.0, 0.0, 0.0)]).touching
+crowd3.step([(1.0, 0.0, 0.0), (-1.0, 0.0, 0.0)])
 hero = sidestep.Character(w3, (0, 0, 0), 0.3, 1.8)
 hero.update((1, 0, 0), 0.1)
 w3.translate([0], (0, 0.1, 0))

@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from . import validation
-from ._types import CrowdMode, FloatArray, Ids, IntArray, Numbers, Points2
+from ._types import BoolArray, CrowdMode, FloatArray, Ids, IntArray, Numbers, Points2
 from .kernels import crowd as _kc
 from .kernels import moves as _moves
 from .threads import run_rows
@@ -45,8 +45,13 @@ class CrowdStep:
     #: ``(n, 2) float64`` (``(n, 3)`` from :meth:`Crowd3D.step`): where each agent ends
     #: (read-only).
     positions: FloatArray
-    #: ``(n,) int64``: the first obstacle each one touched (-1: none).
+    #: ``(n,) int64``: the first obstacle each one touched (-1: none) (read-only).
     obstacle: IntArray
+    #: ``(n,) bool``: the agents at rest, not worked out again: each did not move last
+    #: step, asked the same and had the same pressure, and so did every agent near it, in
+    #: the same world and with the same step figures; so its answers (end, stop, obstacle)
+    #: are the last step's, which working it out again would give to the bit (read-only).
+    resting: BoolArray
     _stops: IntArray = field(repr=False)
     _radii: FloatArray | None = field(repr=False, default=None)
     _gap: float = field(repr=False, default=0.0)
@@ -80,7 +85,7 @@ class _Agents:
     figures every step works out first."""
 
     __slots__ = ("_positions", "_radii", "_weights", "_ids", "_next_id", "_separation",
-                 "_pressure")
+                 "_pressure", "_history")
 
     #: Coordinates of a position.
     _DIM = 2
@@ -94,6 +99,7 @@ class _Agents:
     _next_id: int
     _separation: float | None
     _pressure: FloatArray
+    _history: "_History | None"
 
     def _start(self, separation: float | None) -> None:
         self._positions = np.empty((0, self._DIM))
@@ -102,6 +108,7 @@ class _Agents:
         self._ids = np.empty(0, dtype=np.int64)
         self._pressure = np.empty((0, self._DIM))
         self._next_id = 0
+        self._history = None
         self._separation = None if separation is None else validation.length(
             separation, "separation")
 
@@ -117,6 +124,7 @@ class _Agents:
         for name in self._ROWS:
             setattr(self, name, np.concatenate([getattr(self, name), rows[name]]))
         self._next_id += k
+        self._history = None
         return ids
 
     def remove(self, ids: Ids) -> None:
@@ -128,6 +136,7 @@ class _Agents:
             raise KeyError(f"no agent with id {int(missing[0])} in this crowd")
         for name in self._ROWS:
             setattr(self, name, getattr(self, name)[keep])
+        self._history = None
 
     def __len__(self) -> int:
         return len(self._ids)
@@ -170,18 +179,48 @@ class _Agents:
         for c in range(1, self._DIM):
             moves += d[:, c] * d[:, c]
         moves = np.sqrt(moves)
-        reach = float((self._radii + moves).max()) if n else 0.0
-        dmax = float(moves.max()) if n else 0.0
+        # Rounded up a little, so that they stay the same from step to step (at_rest).
+        reach = _kc.round_up(float((self._radii + moves).max())) if n else 0.0
+        dmax = _kc.round_up(float(moves.max())) if n else 0.0
         separation = self._separation if self._separation is not None else \
             (0.25 * float(self._radii.max()) if n else 0.0)
         cell = max(2.0 * (reach + separation + dmax) + skin, 1e-9)
         return d, code, intents, moves, reach, dmax, separation, cell
 
-    def _buffers(self) -> tuple[FloatArray, IntArray, IntArray, FloatArray]:
-        """A step's outputs, by agent: ends, stop codes, first obstacles, pressure."""
+    def _buffers(self, params: tuple[object, ...], d: FloatArray, flat: FloatArray,
+                 grid: tuple[float, float, float, int, int]) -> tuple[
+                     NDArray[np.uint8], NDArray[np.uint8], FloatArray, IntArray, IntArray,
+                     FloatArray]:
+        """A step's outputs, by agent (ends, stop codes, first obstacles, pressure), and
+        which agents are at rest: ``(still, busy, out, stops, obstacles, pressure)``
+        (see :func:`sidestep.kernels.crowd.at_rest`).
+
+        ``params`` are every figure the step depends on besides the agents' own (mode,
+        tolerances, the world's version, the grid ``(ox, oy, size, nx, ny)``): only when
+        they are the last step's can an agent be at rest; then the outputs start as the
+        last step's answers, which the agents at rest keep. ``flat``: the agents' grid
+        coordinates.
+        """
         n = len(self._ids)
-        return (np.empty((n, self._DIM)), np.empty(n, dtype=np.int64),
-                np.empty(n, dtype=np.int64), np.zeros((n, self._DIM)))
+        last = self._history
+        if last is None or last.params != params:
+            return (np.zeros(n, dtype=np.uint8), np.zeros(1, dtype=np.uint8),
+                    np.empty((n, self._DIM)), np.empty(n, dtype=np.int64),
+                    np.empty(n, dtype=np.int64), np.zeros((n, self._DIM)))
+        still, busy = _kc.at_rest(self._positions, d, self._pressure, last.positions,
+                                  last.displacements, last.pressure, flat, last.flat, *grid)
+        return (still, busy, self._positions.copy(), last.stops.copy(),
+                last.obstacles.copy(), self._pressure.copy())
+
+    def _finish(self, params: tuple[object, ...], d: FloatArray, flat: FloatArray,
+                out: FloatArray, stops: IntArray, obstacles: IntArray,
+                pressure: FloatArray) -> None:
+        """Keep what the next step needs to tell the agents at rest, then take the ends
+        and the pressure."""
+        self._history = _History(params, self._positions, flat, d.copy(), self._pressure,
+                                 stops, obstacles)
+        self._positions = out
+        self._pressure = pressure
 
 
 class Crowd(_Agents):
@@ -262,20 +301,36 @@ class Crowd(_Agents):
             displacements, mode, skin)
         p = self._positions
         grid = _kc.grid_agents(p, cell)
-        out, stops, obstacles, pressure = self._buffers()
         ox, oy, size, nx, ny, start, items = grid
+        blob = world._store.pack()
+        params = (code, reach, dmax, separation, skin, margin, slack, min_motion,
+                  world._max_iterations, world._store.version, ox, oy, size, nx, ny)
+        still, busy, out, stops, obstacles, pressure = self._buffers(
+            params, d, p, (ox, oy, size, nx, ny))
         packed, rest = _kc.cell_order(start, items, p, self._radii, moves, self._weights, d,
                                       intents)
-        run_rows(_kc.crowd_step, n, world._store.pack(), packed, rest, items, start, ox, oy,
-                 size, nx, ny, reach, dmax, code, separation, skin, margin, slack, min_motion,
-                 world._max_iterations, out, stops, obstacles, pressure)
-        self._positions = out
-        self._pressure = pressure
+        run_rows(_kc.crowd_step, n, blob, packed, rest, items, start, ox, oy, size, nx, ny,
+                 reach, dmax, code, separation, skin, margin, slack, min_motion,
+                 world._max_iterations, still, busy, out, stops, obstacles, pressure)
+        self._finish(params, d, p, out, stops, obstacles, pressure)
         # The crowd's arrays are replaced, never written in place (each step makes a new
         # ``out``; add and remove make new arrays): the record holds read-only views of
         # them instead of copies (a tenth of a millisecond a step for 10,000 agents).
-        return CrowdStep(_read_only(self._ids), _read_only(out), obstacles, stops,
-                         self._radii, 2.0 * skin)
+        return CrowdStep(_read_only(self._ids), _read_only(out), _read_only(obstacles),
+                         _read_only(still.view(np.bool_)), stops, self._radii, 2.0 * skin)
+
+
+@dataclass(frozen=True)
+class _History:
+    """What a crowd's last step started from and answered, to tell agents at rest."""
+
+    params: tuple[object, ...]
+    positions: FloatArray
+    flat: FloatArray
+    displacements: FloatArray
+    pressure: FloatArray
+    stops: IntArray
+    obstacles: IntArray
 
 
 def _weights(value: Numbers, n: int) -> FloatArray:

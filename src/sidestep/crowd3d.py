@@ -8,6 +8,7 @@ passes through another at any speed, none enters an obstacle, heavier agents
 push lighter ones aside (sliding them along the world, never into it) and
 agents at rest stay at rest. How: :mod:`sidestep.kernels3d.crowd`.
 """
+import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, cast
@@ -173,18 +174,24 @@ class Crowd3D(_Agents):
         d, code, intents, moves, reach, dmax, separation, cell = self._prelude(
             displacements, mode, skin)
         p = self._positions
-        scale = max(1.0, float(np.abs(p).max())) if n else 1.0
+        # The largest coordinate (for rounding), rounded up to a power of two: it stays
+        # the same from step to step (agents at rest, Crowd._buffers).
+        scale = 2.0 ** math.ceil(math.log2(max(1.0, float(np.abs(p).max())))) if n else 1.0
         flat = np.ascontiguousarray(p[:, [(up + 1) % 3, (up + 2) % 3]])
         grid = _kc.grid_agents(flat, cell)
-        out, stops, obstacles, pressure = self._buffers()
         ox, oy, size, nx, ny, start, items = grid
+        blob = world._store.pack()
+        params = (code, reach, dmax, separation, skin, margin, slack, min_motion,
+                  world._max_iterations, world._store.version, ox, oy, size, nx, ny, scale)
+        still, busy, out, stops, obstacles, pressure = self._buffers(
+            params, d, flat, (ox, oy, size, nx, ny))
         packed, rest = _kc3.cell_order(start, items, p, self._radii, self._halves, moves,
                                        self._weights, d, intents, (up + 1) % 3)
-        run_rows(_kc3.crowd_step, n, world._store.pack(), packed, rest, items, start, ox, oy,
-                 size, nx, ny, up, reach, dmax, code, separation, skin, margin, slack,
-                 min_motion, world._max_iterations, scale, out, stops, obstacles, pressure)
-        self._positions = out
-        self._pressure = pressure
+        run_rows(_kc3.crowd_step, n, blob, packed, rest, items, start, ox, oy, size, nx, ny,
+                 up, reach, dmax, code, separation, skin, margin, slack, min_motion,
+                 world._max_iterations, scale, still, busy, out, stops, obstacles, pressure)
+        self._finish(params, d, flat, out, stops, obstacles, pressure)
         # Views, not copies, as Crowd.step: the crowd replaces its arrays, never writes them.
-        return _CrowdStep3D(_read_only(self._ids), _read_only(out), obstacles, stops,
-                            self._radii, 2.0 * skin, self._halves, up)
+        return _CrowdStep3D(_read_only(self._ids), _read_only(out), _read_only(obstacles),
+                            _read_only(still.view(np.bool_)), stops, self._radii, 2.0 * skin,
+                            self._halves, up)

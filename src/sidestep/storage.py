@@ -67,6 +67,9 @@ class Store:
         self.item_count = Growable((), np.int64)
         self.area_of = Growable((), np.int64)
         self._packed: FloatArray | None = None
+        #: Counts the changes to the obstacles (adds, removals): a crowd keeps its agents
+        #: at rest only while it stays the same.
+        self.version = 0
 
     # ------------------------------------------------------------------ adding
     def add(self, family: str, items_per_obstacle: int, items: FloatArray,
@@ -101,6 +104,7 @@ class Store:
             self.area_bounds.extend(bounds)
             self.area_ref.extend(ref)
         self._packed = None
+        self.version += 1
         return ids
 
     def add_polygon_vertices(self, vertices: FloatArray) -> tuple[int, int]:
@@ -120,6 +124,7 @@ class Store:
         """Mark ``ids`` removed (the broadphase skips them; no rebuild needed, unless a
         one-sided wall goes: its neighbours' corners change)."""
         self.alive.data[ids] = 0
+        self.version += 1
         first = self.first_item.data[ids]
         if np.any(self.item_geometry.data[first, 5] != 0):
             self._packed = None

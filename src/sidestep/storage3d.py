@@ -54,6 +54,9 @@ class Store3D:
         self._moved = 0.0                       # how far obstacles moved since the build
         self._size = 0.0                        # the level's size at the build
         self._removed = False
+        #: Counts the changes to the obstacles (adds, removals, moves): a crowd keeps its
+        #: agents at rest only while it stays the same.
+        self.version = 0
 
     # ------------------------------------------------------------------ adding
     def _add(self, family: str, kinds: IntArray, params: FloatArray,
@@ -76,6 +79,7 @@ class Store3D:
         self.first_prim.extend(first)
         self.prim_count.extend(counts)
         self._packed = None
+        self.version += 1
         return ids
 
     def add_panels(self, polygons: list[FloatArray], normals: FloatArray, side: int) -> IntArray:
@@ -203,12 +207,14 @@ class Store3D:
         """Mark ``ids`` removed (queries skip them; no rebuild needed)."""
         self.alive.data[ids] = 0
         self._removed = True
+        self.version += 1
         if self._packed is not None:
             self._packed.alive[ids] = 0
             self._packed.flags[_kw.F_REMOVED] = 1
 
     def translate(self, ids: IntArray, offset: FloatArray) -> None:
         """Move obstacles ``ids`` by ``offset (3,)``: solids' parameters and panels' corners."""
+        self.version += 1
         prims = self._prims_of(ids)
         ranges = self.vertex_range.view()[ids]
         _kw.translate_primitives(self.params.view(), self.vertices.view(), prims,

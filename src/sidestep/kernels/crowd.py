@@ -53,8 +53,11 @@ from .world import SCRATCH_FLOATS, SCRATCH_INTS, borrowed, unpack_world
 
 #: Half-planes of a cell solved together at most (the active set).
 ACTIVE = 16
-#: Cells of the agents' grid per agent, at most (the cell size grows to keep to it).
+#: Cells of the agents' grid per agent, at most, beyond a few blocks (the cell size grows
+#: to keep to it).
 CELLS_PER_AGENT = 4
+#: The agents' grid covers whole blocks of this many cells a side (see grid_agents).
+BLOCK = 16
 #: Rounding of a clipped motion's ``v . n`` (times the largest coordinate): what
 #: :func:`_inside_cell` allows beyond a bound of 0 (an overlapping pair may close by
 #: this much a step, far below :data:`~sidestep.tolerances.PROMISE`).
@@ -69,7 +72,10 @@ def grid_agents(positions, cell):
 
     Returns ``(ox, oy, size, nx, ny, start, items)``: the grid's corner and
     cell size, its columns and rows, and the agents of cell ``c = row * nx +
-    col`` as ``items[start[c]:start[c + 1]]`` (in index order).
+    col`` as ``items[start[c]:start[c + 1]]`` (in index order). The grid
+    covers whole blocks of :data:`BLOCK` cells a side, its corner on a
+    multiple of the block: it stays the same from step to step unless the
+    agents' extent crosses into another block.
     """
     n = positions.shape[0]
     ox = np.inf
@@ -84,10 +90,17 @@ def grid_agents(positions, cell):
     if n == 0:
         ox = oy = mx = my = 0.0
     size = max(cell, 1e-9 * max(1.0, abs(ox), abs(oy), abs(mx), abs(my)))
+    low_x = ox
+    low_y = oy
     while True:
-        nx = int((mx - ox) / size) + 1
-        ny = int((my - oy) / size) + 1
-        if nx * ny <= CELLS_PER_AGENT * n + 16:
+        # The grid on whole blocks of cells: it holds still while the agents at its edges
+        # move within their blocks (see at_rest).
+        block = BLOCK * size
+        ox = math.floor(low_x / block) * block
+        oy = math.floor(low_y / block) * block
+        nx = BLOCK * (int((mx - ox) / block) + 1)
+        ny = BLOCK * (int((my - oy) / block) + 1)
+        if nx * ny <= CELLS_PER_AGENT * n + 4 * BLOCK * BLOCK:
             break
         size *= 2.0
     start = np.zeros(nx * ny + 1, dtype=np.int64)
@@ -105,6 +118,83 @@ def grid_agents(positions, cell):
         items[fill[cell_of[k]]] = k
         fill[cell_of[k]] += 1
     return ox, oy, size, nx, ny, start, items
+
+
+def round_up(value):
+    """``value`` (>= 0) rounded up to a sixteenth of its power of two: the figures a step
+    takes from all its agents (the largest displacement, the largest reach) then stay the
+    same while the agents' own values wobble by a rounding, so that agents at rest can
+    be told to be (:func:`at_rest`)."""
+    if value <= 0.0 or not math.isfinite(value):
+        return value
+    unit = 2.0 ** (math.floor(math.log2(value)) - 4)
+    return math.ceil(value / unit) * unit
+
+
+@njit(cache=True)
+def at_rest(positions, displacements, pressure, last_positions, last_displacements,
+            last_pressure, flat, last_flat, ox, oy, size, nx, ny):
+    """Which agents are at rest and which grid cells hold none but such: ``(still (n,)
+    uint8, busy (nx * ny,) uint8)``.
+
+    An agent is still when its position (so it did not move last step), displacement
+    and pressure are the very ones of the last step; a cell is busy when it holds an
+    agent that is not, now or (``last_flat``) at the last step. An agent that is still
+    and whose neighbour search reads no busy cell has the same neighbours, with the same
+    figures, as at the last step: its step comes out the same, to the bit, so the
+    step keeps it (see :func:`crowd_step`). ``flat (n, 2)``: the grid's coordinates of
+    the agents (the positions in 2D, the horizontal ones in 3D).
+    """
+    n = positions.shape[0]
+    still = np.ones(n, dtype=np.uint8)
+    busy = np.zeros(nx * ny, dtype=np.uint8)
+    for k in range(n):
+        for c in range(positions.shape[1]):
+            if positions[k, c] != last_positions[k, c] or \
+                    displacements[k, c] != last_displacements[k, c] or \
+                    pressure[k, c] != last_pressure[k, c]:
+                still[k] = 0
+        if still[k] == 0:
+            for x, y in ((flat[k, 0], flat[k, 1]), (last_flat[k, 0], last_flat[k, 1])):
+                # As grid_agents (the last step's grid was this one).
+                i = min(max(int((x - ox) / size), 0), nx - 1)
+                j = min(max(int((y - oy) / size), 0), ny - 1)
+                busy[j * nx + i] = 1
+    return still, busy
+
+
+@njit(cache=True, forceinline=True)
+def pressure_grain(dmax):
+    """The power of two pressure is rounded to: about ``1e-7`` of the largest
+    displacement ``dmax`` (0: none). A crowd pressed into a jam then comes to rest to
+    the bit in a few steps (pressure halves each step towards what the jam leaves it),
+    where unrounded it went on changing in its last digits for dozens."""
+    if dmax <= 0.0:
+        return 0.0
+    return 2.0 ** (math.floor(math.log2(dmax)) - 13)
+
+
+@njit(cache=True, forceinline=True)
+def on_grain(value, grain):
+    """``value`` rounded to a multiple of ``grain`` (a power of two; 0: as it is)."""
+    if grain == 0.0:
+        return value
+    return math.floor(value / grain + 0.5) * grain
+
+
+@njit(cache=True, forceinline=True)
+def calm(busy, px, py, r, ox, oy, size, nx, ny):
+    """Whether no cell a neighbour search around ``p`` within ``r`` reads is busy
+    (:func:`at_rest`)."""
+    i0 = max(int((px - r - ox) / size), 0)
+    i1 = min(int((px + r - ox) / size), nx - 1)
+    j0 = max(int((py - r - oy) / size), 0)
+    j1 = min(int((py + r - oy) / size), ny - 1)
+    for cj in range(j0, j1 + 1):
+        for ci in range(i0, i1 + 1):
+            if busy[cj * nx + ci]:
+                return False
+    return True
 
 
 @njit(cache=True)
@@ -378,8 +468,8 @@ def _cell(packed, rest, items, row, neighbours, count, scale, pairs):
 
 @njit(cache=True, nogil=True)
 def crowd_step(blob, packed, rest, items, start, ox, oy, size, nx, ny, reach, dmax, mode,
-               separation, skin, margin, slack, min_motion, max_iterations, out, stops,
-               obstacles, pressure, queue):
+               separation, skin, margin, slack, min_motion, max_iterations, still, busy,
+               out, stops, obstacles, pressure, queue):
     """One step of every agent whose row is taken from ``queue`` (see the module).
 
     The agents come in the order of the grid of :func:`grid_agents` over
@@ -394,6 +484,13 @@ def crowd_step(blob, packed, rest, items, start, ox, oy, size, nx, ny, reach, dm
     (``items[row]``), each agent's end to ``out (n, 2)``, its stop code to
     ``stops`` and the first obstacle it touched (-1: none) to ``obstacles``,
     and half of what it did not get of its wish to ``pressure (n, 2)``.
+    An agent at rest (``still``, by agent index, and no ``busy`` cell within
+    its neighbour search: :func:`at_rest`) is not worked out again: its rows
+    of ``out``, ``stops``, ``obstacles`` and ``pressure`` keep what the caller
+    put there, the last step's answers (its position, stop code, obstacle and
+    pressure), which a step worked out again would give to the bit. ``still``
+    comes out marking those agents only (a still agent that was worked out
+    after all is cleared).
     Releases the GIL; a row's result does not depend on which thread took
     it. Every array is read through a borrowed view
     (:mod:`~sidestep.kernels.borrow`): the threads share them, and counting
@@ -417,7 +514,8 @@ def crowd_step(blob, packed, rest, items, start, ox, oy, size, nx, ny, reach, dm
         needed = _step_rows(world, borrow(packed), borrow(rest), borrow(items),
                             borrow(start), ox, oy, size, nx, ny, reach,
                             dmax, mode, separation, skin, margin, slack, min_motion,
-                            max_iterations, borrow(out), borrow(stops), borrow(obstacles),
+                            max_iterations, borrow(still), borrow(busy), borrow(out),
+                            borrow(stops), borrow(obstacles),
                             borrow(pressure), borrow(contacts_buffer), borrow(wf_buffer),
                             borrow(wi_buffer), borrow(qp_buffer), borrow(neighbours_buffer),
                             borrow(pairs_buffer), pending, queue)
@@ -430,8 +528,9 @@ def crowd_step(blob, packed, rest, items, start, ox, oy, size, nx, ny, reach, dm
 
 @njit(cache=True, forceinline=False)
 def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, dmax, mode,
-               separation, skin, margin, slack, min_motion, max_iterations, out, stops,
-               obstacles, pressure, contacts, wf, wi, qp, neighbours, pairs, pending, queue):
+               separation, skin, margin, slack, min_motion, max_iterations, still, busy, out,
+               stops, obstacles, pressure, contacts, wf, wi, qp, neighbours, pairs, pending,
+               queue):
     """:func:`crowd_step`'s work: the rows ``pending [first, stop)`` left by the last
     call, then rows from ``queue`` until none are left (returns 0). An agent with more
     neighbours than ``neighbours`` holds is left undone with the rest of its chunk
@@ -441,6 +540,7 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
     scale = max(1.0, abs(ox), abs(oy), abs(ox + nx * size), abs(oy + ny * size))
     extra = separation + dmax
     rounding = ROUNDING * scale
+    grain = pressure_grain(dmax)
     while True:
         first, stop = resume_rows(pending, queue)
         if first >= stop:
@@ -451,6 +551,11 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
             py = packed[row, 1]
             rk = packed[row, 2]
             move_k = packed[row, 3]
+            if still[items[row]]:
+                if calm(busy, px, py, rk + move_k + extra + reach + extra + skin, ox, oy, size,
+                        nx, ny):
+                    continue        # at rest: the last step's answers stand
+                still[items[row]] = 0
             wk = rest[row, 0]
             dx = rest[row, 1]
             dy = rest[row, 2]
@@ -561,8 +666,8 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
             out[k, 1] = y
             # Half of what the wish did not get presses on next step: the
             # neighbours in its way make way for it then.
-            pressure[k, 0] = 0.5 * (wx - (x - px))
-            pressure[k, 1] = 0.5 * (wy - (y - py))
+            pressure[k, 0] = on_grain(0.5 * (wx - (x - px)), grain)
+            pressure[k, 1] = on_grain(0.5 * (wy - (y - py)), grain)
             stops[k] = code
             obstacles[k] = hit
 

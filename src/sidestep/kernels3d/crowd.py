@@ -49,7 +49,7 @@ import numpy as np
 from numba import njit
 
 from ..kernels.borrow import borrow
-from ..kernels.crowd import ROUNDING, _golden, _share, wish_terms
+from ..kernels.crowd import ROUNDING, _golden, _share, calm, on_grain, pressure_grain, wish_terms
 from ..kernels.moves import MODE_BLOCK, MODE_GHOST, MODE_SLIDE, STOP_BLOCKED, STOP_DONE, STOP_SLID
 from ..kernels.row_queue import resume_rows
 from .moves import CONTACT_FIELDS, _move
@@ -285,8 +285,8 @@ def _cell(packed, rest, items, row, neighbours, count, up, a0, a1, scale, pairs)
 
 @njit(cache=True, nogil=True)
 def crowd_step(world, packed, rest, items, start, ox, oy, size, nx, ny, up, reach, dmax, mode,
-               separation, skin, margin, slack, min_motion, max_iterations, scale, out, stops,
-               obstacles, pressure, queue):
+               separation, skin, margin, slack, min_motion, max_iterations, scale, still, busy,
+               out, stops, obstacles, pressure, queue):
     """One step of every agent whose row is taken from ``queue`` (see the module).
 
     ``world`` is the packed 3D world, ``up`` its up axis (0, 1 or 2). The
@@ -300,8 +300,11 @@ def crowd_step(world, packed, rest, items, start, ox, oy, size, nx, ny, up, reac
     rounding). Writes, by agent index (``items[row]``), each agent's end to
     ``out (n, 3)``, its stop code to ``stops``, the first obstacle it touched
     (-1: none) to ``obstacles`` and half of what it did not get of its wish to
-    ``pressure (n, 3)``. Releases the GIL; a row's result does not depend on
-    which thread took it. Every array is read through a borrowed view.
+    ``pressure (n, 3)``. Agents at rest (``still``, ``busy``) keep the rows
+    the caller filled with the last step's answers, as in 2D
+    (:func:`sidestep.kernels.crowd.crowd_step`). Releases the GIL; a row's
+    result does not depend on which thread took it. Every array is read
+    through a borrowed view.
     """
     world = borrowed(world)
     contacts_buffer = np.empty((1, CONTACT_FIELDS))
@@ -322,7 +325,8 @@ def crowd_step(world, packed, rest, items, start, ox, oy, size, nx, ny, up, reac
         needed = _step_rows(world, borrow(packed), borrow(rest), borrow(items),
                             borrow(start), ox, oy, size, nx, ny, up, reach, dmax, mode,
                             separation, skin, margin, slack, min_motion, max_iterations, scale,
-                            borrow(out), borrow(stops), borrow(obstacles), borrow(pressure),
+                            borrow(still), borrow(busy), borrow(out), borrow(stops),
+                            borrow(obstacles), borrow(pressure),
                             borrow(contacts_buffer), borrow(wf_buffer), borrow(wi_buffer),
                             borrow(cand_buffer), borrow(qp_buffer),
                             borrow(neighbours_buffer), borrow(pairs_buffer), pending, queue)
@@ -335,9 +339,9 @@ def crowd_step(world, packed, rest, items, start, ox, oy, size, nx, ny, up, reac
 
 @njit(cache=True, forceinline=False)
 def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, reach, dmax, mode,
-               separation, skin, margin, slack, min_motion, max_iterations, scale, out, stops,
-               obstacles, pressure, contacts, wf, wi, cand, qp, neighbours, pairs, pending,
-               queue):
+               separation, skin, margin, slack, min_motion, max_iterations, scale, still, busy,
+               out, stops, obstacles, pressure, contacts, wf, wi, cand, qp, neighbours, pairs,
+               pending, queue):
     """:func:`crowd_step`'s work, as the 2D
     :func:`sidestep.kernels.crowd._step_rows`: the rows ``pending [first, stop)`` left by
     the last call, then rows from ``queue`` until none are left (returns 0), or the
@@ -349,6 +353,7 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, reac
     agent_mode = MODE_SLIDE if mode == MODE_GHOST else mode
     tolerance = 0.25 * skin
     rounding = ROUNDING * scale
+    grain = pressure_grain(dmax)
     while True:
         first, stop = resume_rows(pending, queue)
         if first >= stop:
@@ -360,6 +365,11 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, reac
             rk = packed[row, 3]
             hk = packed[row, 4]
             move_k = packed[row, 5]
+            if still[items[row]]:
+                if calm(busy, packed[row, a0], packed[row, a1],
+                        rk + move_k + extra + reach + extra + skin, ox, oy, size, nx, ny):
+                    continue        # at rest: the last step's answers stand
+                still[items[row]] = 0
             wk = rest[row, 0]
             count = 0
             if mode != MODE_GHOST:
@@ -484,9 +494,9 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, reac
             out[k, 2] = z
             # Half of what the wish did not get presses on next step: the
             # neighbours in its way make way for it then.
-            pressure[k, 0] = 0.5 * (wx - (x - px))
-            pressure[k, 1] = 0.5 * (wy - (y - py))
-            pressure[k, 2] = 0.5 * (wz - (z - pz))
+            pressure[k, 0] = on_grain(0.5 * (wx - (x - px)), grain)
+            pressure[k, 1] = on_grain(0.5 * (wy - (y - py)), grain)
+            pressure[k, 2] = on_grain(0.5 * (wz - (z - pz)), grain)
             stops[k] = code
             obstacles[k] = hit
 
