@@ -7,6 +7,7 @@ passes through another at any speed, none enters an obstacle, heavier agents
 push lighter ones aside (sliding them along walls, never into them) and
 agents at rest stay at rest. How: :mod:`sidestep.kernels.crowd`.
 """
+import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, TypeVar, cast
@@ -180,8 +181,8 @@ class _Agents:
             moves += d[:, c] * d[:, c]
         moves = np.sqrt(moves)
         # Rounded up a little, so that they stay the same from step to step (at_rest).
-        reach = _kc.round_up(float((self._radii + moves).max())) if n else 0.0
-        dmax = _kc.round_up(float(moves.max())) if n else 0.0
+        reach = _round_up(float((self._radii + moves).max())) if n else 0.0
+        dmax = _round_up(float(moves.max())) if n else 0.0
         separation = self._separation if self._separation is not None else \
             (0.25 * float(self._radii.max()) if n else 0.0)
         cell = max(2.0 * (reach + separation + dmax) + skin, 1e-9)
@@ -331,6 +332,17 @@ class _History:
     pressure: FloatArray
     stops: IntArray
     obstacles: IntArray
+
+
+def _round_up(value: float) -> float:
+    """``value`` (>= 0) rounded up to a sixteenth of its power of two: the figures a step
+    takes from all its agents (the largest displacement, the largest reach) then stay the
+    same while the agents' own values wobble by a rounding, so that agents at rest can be
+    told to be (:func:`sidestep.kernels.crowd.at_rest`)."""
+    if value <= 0.0 or not math.isfinite(value):
+        return value
+    unit = 2.0 ** (math.floor(math.log2(value)) - 4)
+    return float(math.ceil(value / unit) * unit)
 
 
 def _weights(value: Numbers, n: int) -> FloatArray:

@@ -38,6 +38,16 @@ One step moves every agent at once, each from where all of them started
 
 Agents at rest with nothing pressing on them have a zero wish and do not
 move: resting groups never jiggle.
+
+**At rest**: an agent that did not move last step, asks the same and has the
+same pressure as then, with every agent within its neighbour search the same
+too, in the same world and with the same step figures, would be worked out to
+the very answers of last step: the step keeps those instead (:func:`at_rest`,
+:func:`calm`). So that a jam does come to rest to the bit, the figures a step
+takes from all its agents are rounded up a little (the largest displacement
+and reach), the grid lies on whole blocks of cells, and pressure is rounded to
+a grain (:func:`pressure_grain`): unrounded, it went on changing in its last
+digits for dozens of steps.
 """
 import math
 
@@ -58,6 +68,9 @@ ACTIVE = 16
 CELLS_PER_AGENT = 4
 #: The agents' grid covers whole blocks of this many cells a side (see grid_agents).
 BLOCK = 16
+#: Whether agents near an agent at rest changed is told on a grid this many times finer
+#: than the agents' (at_rest, calm): a coarser one kept fewer agents at rest.
+BUSY_SPLIT = 2
 #: Rounding of a clipped motion's ``v . n`` (times the largest coordinate): what
 #: :func:`_inside_cell` allows beyond a bound of 0 (an overlapping pair may close by
 #: this much a step, far below :data:`~sidestep.tolerances.PROMISE`).
@@ -120,22 +133,12 @@ def grid_agents(positions, cell):
     return ox, oy, size, nx, ny, start, items
 
 
-def round_up(value):
-    """``value`` (>= 0) rounded up to a sixteenth of its power of two: the figures a step
-    takes from all its agents (the largest displacement, the largest reach) then stay the
-    same while the agents' own values wobble by a rounding, so that agents at rest can
-    be told to be (:func:`at_rest`)."""
-    if value <= 0.0 or not math.isfinite(value):
-        return value
-    unit = 2.0 ** (math.floor(math.log2(value)) - 4)
-    return math.ceil(value / unit) * unit
-
-
 @njit(cache=True)
 def at_rest(positions, displacements, pressure, last_positions, last_displacements,
             last_pressure, flat, last_flat, ox, oy, size, nx, ny):
-    """Which agents are at rest and which grid cells hold none but such: ``(still (n,)
-    uint8, busy (nx * ny,) uint8)``.
+    """Which agents are at rest and which cells hold none but such: ``(still (n,) uint8,
+    busy (BUSY_SPLIT**2 * nx * ny,) uint8)``, the cells those of the grid split
+    :data:`BUSY_SPLIT` times along each axis.
 
     An agent is still when its position (so it did not move last step), displacement
     and pressure are the very ones of the last step; a cell is busy when it holds an
@@ -147,7 +150,8 @@ def at_rest(positions, displacements, pressure, last_positions, last_displacemen
     """
     n = positions.shape[0]
     still = np.ones(n, dtype=np.uint8)
-    busy = np.zeros(nx * ny, dtype=np.uint8)
+    fine = size / BUSY_SPLIT
+    busy = np.zeros(BUSY_SPLIT * BUSY_SPLIT * nx * ny, dtype=np.uint8)
     for k in range(n):
         for c in range(positions.shape[1]):
             if positions[k, c] != last_positions[k, c] or \
@@ -157,9 +161,9 @@ def at_rest(positions, displacements, pressure, last_positions, last_displacemen
         if still[k] == 0:
             for x, y in ((flat[k, 0], flat[k, 1]), (last_flat[k, 0], last_flat[k, 1])):
                 # As grid_agents (the last step's grid was this one).
-                i = min(max(int((x - ox) / size), 0), nx - 1)
-                j = min(max(int((y - oy) / size), 0), ny - 1)
-                busy[j * nx + i] = 1
+                i = min(max(int((x - ox) / fine), 0), BUSY_SPLIT * nx - 1)
+                j = min(max(int((y - oy) / fine), 0), BUSY_SPLIT * ny - 1)
+                busy[j * BUSY_SPLIT * nx + i] = 1
     return still, busy
 
 
@@ -184,15 +188,17 @@ def on_grain(value, grain):
 
 @njit(cache=True, forceinline=True)
 def calm(busy, px, py, r, ox, oy, size, nx, ny):
-    """Whether no cell a neighbour search around ``p`` within ``r`` reads is busy
-    (:func:`at_rest`)."""
-    i0 = max(int((px - r - ox) / size), 0)
-    i1 = min(int((px + r - ox) / size), nx - 1)
-    j0 = max(int((py - r - oy) / size), 0)
-    j1 = min(int((py + r - oy) / size), ny - 1)
+    """Whether no busy cell (:func:`at_rest`) lies within ``r`` of ``p`` (a neighbour
+    search's reach) along both axes."""
+    fine = size / BUSY_SPLIT
+    mx = BUSY_SPLIT * nx
+    i0 = max(int((px - r - ox) / fine), 0)
+    i1 = min(int((px + r - ox) / fine), mx - 1)
+    j0 = max(int((py - r - oy) / fine), 0)
+    j1 = min(int((py + r - oy) / fine), BUSY_SPLIT * ny - 1)
     for cj in range(j0, j1 + 1):
         for ci in range(i0, i1 + 1):
-            if busy[cj * nx + ci]:
+            if busy[cj * mx + ci]:
                 return False
     return True
 
