@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 import sidestep
 from sidestep import Crowd3D, World3D
 from sidestep.tolerances import PROMISE, SKIN
+from test_crowd import step_kept_and_fresh
 
 UP = 1                 # the worlds here stand along y, World3D's default
 HEIGHT = 1.8
@@ -423,12 +424,5 @@ def test_agents_at_rest_keep_the_answers_a_step_worked_out_again_gives():
         gap = np.array([-0.3, 0.0]) - kept.positions[:, [0, 2]]
         d = 0.14 * gap / np.maximum(np.linalg.norm(gap, axis=1), 0.14)[:, None]
         d = np.column_stack([d[:, 0], np.full(len(d), -0.05), d[:, 1]])
-        fresh._history = None                  # nothing to keep: every agent worked out
-        a = kept.step(d)
-        b = fresh.step(d)
-        np.testing.assert_array_equal(a.positions, b.positions)
-        np.testing.assert_array_equal(a.obstacle, b.obstacle)
-        np.testing.assert_array_equal(a.stop, b.stop)
-        np.testing.assert_array_equal(kept._pressure, fresh._pressure)
-        resting.append(a.resting.mean())
+        resting.append(step_kept_and_fresh(kept, fresh, d))
     assert np.mean(resting[-30:]) > 0.5        # most of the jam was at rest, kept
