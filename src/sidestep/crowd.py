@@ -24,6 +24,7 @@ from .world import _STOPS
 
 if TYPE_CHECKING:
     from .world import World2D
+    from .world3d import World3D
 
 _T = TypeVar("_T", bound=np.generic)
 
@@ -188,6 +189,16 @@ class _Agents:
         cell = max(2.0 * (reach + separation + dmax) + skin, 1e-9)
         return d, code, intents, moves, reach, dmax, separation, cell
 
+    @staticmethod
+    def _params(world: "World2D | World3D", figures: tuple[object, ...],
+                grid: tuple[float, float, float, int, int],
+                *more: object) -> tuple[object, ...]:
+        """Every figure a step depends on besides the agents' own: the step's ``figures``
+        (mode, reach, largest displacement, separation), the world's tolerances and
+        version, the grid ``(ox, oy, size, nx, ny)`` and ``more`` (see :meth:`_buffers`)."""
+        return (*figures, *world._tolerances(), world._max_iterations, world._store.version,
+                *grid, *more)
+
     def _buffers(self, params: tuple[object, ...], d: FloatArray, flat: FloatArray,
                  grid: tuple[float, float, float, int, int]) -> tuple[
                      NDArray[np.uint8], NDArray[np.uint8], FloatArray, IntArray, IntArray,
@@ -304,10 +315,8 @@ class Crowd(_Agents):
         grid = _kc.grid_agents(p, cell)
         ox, oy, size, nx, ny, start, items = grid
         blob = world._store.pack()
-        params = (code, reach, dmax, separation, skin, margin, slack, min_motion,
-                  world._max_iterations, world._store.version, ox, oy, size, nx, ny)
-        still, busy, out, stops, obstacles, pressure = self._buffers(
-            params, d, p, (ox, oy, size, nx, ny))
+        params = self._params(world, (code, reach, dmax, separation), grid[:5])
+        still, busy, out, stops, obstacles, pressure = self._buffers(params, d, p, grid[:5])
         packed, rest = _kc.cell_order(start, items, p, self._radii, moves, self._weights, d,
                                       intents)
         run_rows(_kc.crowd_step, n, blob, packed, rest, items, start, ox, oy, size, nx, ny,

@@ -181,10 +181,8 @@ class Crowd3D(_Agents):
         grid = _kc.grid_agents(flat, cell)
         ox, oy, size, nx, ny, start, items = grid
         blob = world._store.pack()
-        params = (code, reach, dmax, separation, skin, margin, slack, min_motion,
-                  world._max_iterations, world._store.version, ox, oy, size, nx, ny, scale)
-        still, busy, out, stops, obstacles, pressure = self._buffers(
-            params, d, flat, (ox, oy, size, nx, ny))
+        params = self._params(world, (code, reach, dmax, separation), grid[:5], scale)
+        still, busy, out, stops, obstacles, pressure = self._buffers(params, d, flat, grid[:5])
         packed, rest = _kc3.cell_order(start, items, p, self._radii, self._halves, moves,
                                        self._weights, d, intents, (up + 1) % 3)
         run_rows(_kc3.crowd_step, n, blob, packed, rest, items, start, ox, oy, size, nx, ny,

@@ -169,8 +169,8 @@ def at_rest(positions, displacements, pressure, last_positions, last_displacemen
 
 @njit(cache=True, forceinline=True)
 def pressure_grain(dmax):
-    """The power of two pressure is rounded to: about ``1e-7`` of the largest
-    displacement ``dmax`` (0: none). A crowd pressed into a jam then comes to rest to
+    """The power of two pressure is rounded to: ``2**-13`` of the largest displacement's
+    power of two (about 1e-4 of ``dmax``; 0: none). A crowd pressed into a jam then comes to rest to
     the bit in a few steps (pressure halves each step towards what the jam leaves it),
     where unrounded it went on changing in its last digits for dozens."""
     if dmax <= 0.0:
@@ -184,6 +184,16 @@ def on_grain(value, grain):
     if grain == 0.0:
         return value
     return math.floor(value / grain + 0.5) * grain
+
+
+@njit(cache=True, inline="always")
+def search_reach(rk, motion, reach, extra, skin):
+    """How far from an agent (radius ``rk``, moving at most ``motion``) its neighbour
+    search looks along each axis: no agent (each at most ``reach`` of radius and
+    displacement, moving ``extra`` more) beyond it can touch it during the step. The
+    search (:func:`_neighbours`, and the 3D one) and the test for agents at rest
+    (:func:`calm`) both look this far."""
+    return rk + motion + reach + extra + skin
 
 
 @njit(cache=True, forceinline=True)
@@ -380,7 +390,7 @@ def _neighbours(packed, row, px, py, rk, motion, reach, extra, skin, ox, oy, siz
     ``len(out)`` of them (their rows of ``packed``) go to ``out`` (a larger count means
     ``out`` was too short: grow it and ask again). ``packed`` is :func:`cell_order`'s:
     the cells within reach of a row of the grid are one run of memory, read whole."""
-    r = rk + motion + reach + extra + skin
+    r = search_reach(rk, motion, reach, extra, skin)
     i0 = max(int((px - r - ox) / size), 0)
     i1 = min(int((px + r - ox) / size), nx - 1)
     j0 = max(int((py - r - oy) / size), 0)
@@ -558,8 +568,8 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
             rk = packed[row, 2]
             move_k = packed[row, 3]
             if still[items[row]]:
-                if calm(busy, px, py, rk + move_k + extra + reach + extra + skin, ox, oy, size,
-                        nx, ny):
+                if calm(busy, px, py, search_reach(rk, move_k + extra, reach, extra, skin), ox,
+                        oy, size, nx, ny):
                     continue        # at rest: the last step's answers stand
                 still[items[row]] = 0
             wk = rest[row, 0]

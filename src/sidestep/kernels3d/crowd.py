@@ -49,7 +49,8 @@ import numpy as np
 from numba import njit
 
 from ..kernels.borrow import borrow
-from ..kernels.crowd import ROUNDING, _golden, _share, calm, on_grain, pressure_grain, wish_terms
+from ..kernels.crowd import (ROUNDING, _golden, _share, calm, on_grain, pressure_grain,
+                              search_reach, wish_terms)
 from ..kernels.moves import MODE_BLOCK, MODE_GHOST, MODE_SLIDE, STOP_BLOCKED, STOP_DONE, STOP_SLID
 from ..kernels.row_queue import resume_rows
 from .moves import CONTACT_FIELDS, _move
@@ -183,7 +184,7 @@ def _neighbours(packed, row, up, a0, a1, motion, reach, extra, skin, ox, oy, siz
     hk = packed[row, 4]
     h0 = packed[row, a0]
     h1 = packed[row, a1]
-    r = rk + motion + reach + extra + skin
+    r = search_reach(rk, motion, reach, extra, skin)
     i0 = max(int((h0 - r - ox) / size), 0)
     i1 = min(int((h0 + r - ox) / size), nx - 1)
     j0 = max(int((h1 - r - oy) / size), 0)
@@ -367,7 +368,8 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, reac
             move_k = packed[row, 5]
             if still[items[row]]:
                 if calm(busy, packed[row, a0], packed[row, a1],
-                        rk + move_k + extra + reach + extra + skin, ox, oy, size, nx, ny):
+                        search_reach(rk, move_k + extra, reach, extra, skin), ox, oy, size, nx,
+                        ny):
                     continue        # at rest: the last step's answers stand
                 still[items[row]] = 0
             wk = rest[row, 0]
