@@ -19,6 +19,7 @@ from . import validation
 from ._types import BoolArray, CrowdMode, FloatArray, Ids, IntArray, Numbers, Points2
 from .kernels import crowd as _kc
 from .kernels import moves as _moves
+from .kernels.row_queue import row_queue
 from .threads import run_rows
 from .world import _STOPS
 
@@ -34,6 +35,8 @@ _T = TypeVar("_T", bound=np.generic)
 CROWD_MODES: tuple[CrowdMode, ...] = ("slide", "block", "ghost")
 _MODE_CODES = {"slide": _moves.MODE_SLIDE, "block": _moves.MODE_BLOCK,
                "ghost": _moves.MODE_GHOST}
+#: A step orders the agents' grid in about this many chunks of cells, shared by its threads.
+CELL_CHUNKS = 64
 _STOP_NAMES = np.array([_STOPS.get(code, "") for code in range(max(_STOPS) + 1)],
                        dtype=object)
 
@@ -317,11 +320,11 @@ class Crowd(_Agents):
         blob = world._store.pack()
         params = self._params(world, (code, reach, dmax, separation), grid[:5])
         still, busy, out, stops, obstacles, pressure = self._buffers(params, d, p, grid[:5])
-        packed, rest = _kc.cell_order(start, items, p, self._radii, moves, self._weights, d,
-                                      intents)
-        run_rows(_kc.crowd_step, n, blob, packed, rest, items, start, ox, oy, size, nx, ny,
+        run_rows(_kc.crowd_step, n, blob, p, self._radii, moves, self._weights, d, intents,
+                 np.empty((n, 4)), np.empty((n, 5)), items, start, ox, oy, size, nx, ny,
                  reach, dmax, code, separation, skin, margin, slack, min_motion,
-                 world._max_iterations, still, busy, out, stops, obstacles, pressure)
+                 world._max_iterations, still, busy, out, stops, obstacles, pressure,
+                 *_cells(nx * ny))
         self._finish(params, d, p, out, stops, obstacles, pressure)
         # The crowd's arrays are replaced, never written in place (each step makes a new
         # ``out``; add and remove make new arrays): the record holds read-only views of
@@ -341,6 +344,12 @@ class _History:
     pressure: FloatArray
     stops: IntArray
     obstacles: IntArray
+
+
+def _cells(count: int) -> tuple[IntArray, IntArray]:
+    """A step's queue of the agents' grid cells (:func:`sidestep.kernels.crowd.cell_order`)
+    and the count of agents ordered: the threads of a step share the ordering."""
+    return row_queue(0, count, max(1, count // CELL_CHUNKS)), np.zeros(1, dtype=np.int64)
 
 
 def _round_up(value: float) -> float:

@@ -17,7 +17,7 @@ import numpy as np
 
 from . import validation
 from ._types import CrowdMode, FloatArray, IntArray, Numbers, Points3
-from .crowd import CrowdStep, _Agents, _read_only
+from .crowd import CrowdStep, _Agents, _cells, _read_only
 from .kernels import crowd as _kc
 from .kernels3d import crowd as _kc3
 from .threads import run_rows
@@ -183,11 +183,11 @@ class Crowd3D(_Agents):
         blob = world._store.pack()
         params = self._params(world, (code, reach, dmax, separation), grid[:5], scale)
         still, busy, out, stops, obstacles, pressure = self._buffers(params, d, flat, grid[:5])
-        packed, rest = _kc3.cell_order(start, items, p, self._radii, self._halves, moves,
-                                       self._weights, d, intents, (up + 1) % 3)
-        run_rows(_kc3.crowd_step, n, blob, packed, rest, items, start, ox, oy, size, nx, ny,
-                 up, reach, dmax, code, separation, skin, margin, slack, min_motion,
-                 world._max_iterations, scale, still, busy, out, stops, obstacles, pressure)
+        run_rows(_kc3.crowd_step, n, blob, p, self._radii, self._halves, moves, self._weights,
+                 d, intents, np.empty((n, _kc3.PACKED)), np.empty((n, 7)), items, start, ox, oy,
+                 size, nx, ny, up, reach, dmax, code, separation, skin, margin, slack,
+                 min_motion, world._max_iterations, scale, still, busy, out, stops, obstacles,
+                 pressure, *_cells(nx * ny))
         self._finish(params, d, flat, out, stops, obstacles, pressure)
         # Views, not copies, as Crowd.step: the crowd replaces its arrays, never writes them.
         return _CrowdStep3D(_read_only(self._ids), _read_only(out), _read_only(obstacles),

@@ -58,7 +58,7 @@ from .borrow import borrow
 from .moves import (CONTACT_FIELDS, MODE_BLOCK, MODE_GHOST, MODE_SLIDE, STOP_BLOCKED,
                     STOP_DONE, STOP_SLID, move_agent)
 from .planes import corner, solve_planes
-from .row_queue import resume_rows
+from .row_queue import next_rows, resume_rows, rows_done, wait_rows
 from .world import SCRATCH_FLOATS, SCRATCH_INTS, borrowed, unpack_world
 
 #: Half-planes of a cell solved together at most (the active set).
@@ -213,53 +213,65 @@ def calm(busy, px, py, r, ox, oy, size, nx, ny):
     return True
 
 
-@njit(cache=True)
-def cell_order(start, items, positions, radii, moves, weights, displacements, intents):
-    """Sorts each cell's agents by ``x`` (then index) in ``items`` (in place) and returns
-    the agents in that order: ``packed (n, 4)``, each one's ``x, y, r, |d|``, and ``rest
-    (n, 5)``, its ``weight, dx, dy`` and intent ``ix, iy``. The cells of a row of the grid
-    then make one run of memory sorted by ``x`` (a neighbour search reads the cells
-    within reach in one sweep), and the neighbours of an agent lie near it in memory."""
-    n = items.shape[0]
-    packed = np.empty((n, 4))
-    for t in range(n):
-        k = items[t]
-        packed[t, 0] = positions[k, 0]
-        packed[t, 1] = positions[k, 1]
-        packed[t, 2] = radii[k]
-        packed[t, 3] = moves[k]
-    for c in range(start.shape[0] - 1):
+@njit(cache=True, forceinline=True)
+def sort_cells(start, items, packed, c0, c1, axis, row):
+    """Sorts the agents of each cell ``c0 <= c < c1`` of the agents' grid by
+    ``packed[:, axis]`` (then index), their ``items`` and rows of ``packed`` together, in
+    place; ``row``: scratch of ``packed.shape[1]`` floats. The 2D and 3D
+    :func:`cell_order` use it."""
+    width = packed.shape[1]
+    for c in range(c0, c1):
         first = start[c]
         for t in range(first + 1, start[c + 1]):
             # Insertion: a cell holds a handful of agents.
             k = items[t]
-            x = packed[t, 0]
+            x = packed[t, axis]
             u = t
-            while u > first and (packed[u - 1, 0] > x or (packed[u - 1, 0] == x
-                                                           and items[u - 1] > k)):
+            while u > first and (packed[u - 1, axis] > x or (packed[u - 1, axis] == x
+                                                               and items[u - 1] > k)):
                 u -= 1
             if u < t:
-                y = packed[t, 1]
-                r = packed[t, 2]
-                m = packed[t, 3]
+                for f in range(width):
+                    row[f] = packed[t, f]
                 for v in range(t, u, -1):
                     items[v] = items[v - 1]
-                    for f in range(4):
+                    for f in range(width):
                         packed[v, f] = packed[v - 1, f]
                 items[u] = k
-                packed[u, 0] = x
-                packed[u, 1] = y
-                packed[u, 2] = r
-                packed[u, 3] = m
-    rest = np.empty((n, 5))
-    for t in range(n):
-        k = items[t]
-        rest[t, 0] = weights[k]
-        rest[t, 1] = displacements[k, 0]
-        rest[t, 2] = displacements[k, 1]
-        rest[t, 3] = intents[k, 0]
-        rest[t, 4] = intents[k, 1]
-    return packed, rest
+                for f in range(width):
+                    packed[u, f] = row[f]
+
+
+@njit(cache=True)
+def cell_order(start, items, positions, radii, moves, weights, displacements, intents, packed,
+               rest, cells, done):
+    """Sorts the agents of each cell of the grid taken from the queue ``cells`` by ``x``
+    (then index) in ``items`` (in place) and writes them in that order: ``packed (n,
+    4)``, each one's ``x, y, r, |d|``, and ``rest (n, 5)``, its ``weight, dx, dy`` and
+    intent ``ix, iy``; counts the agents written in ``done`` (:func:`.row_queue.rows_done`).
+    The cells of a row of the grid then make one run of memory sorted by ``x`` (a
+    neighbour search reads the cells within reach in one sweep), and the neighbours of
+    an agent lie near it in memory. The threads of :func:`crowd_step` share the cells."""
+    row = np.empty(4)
+    while True:
+        c0, c1 = next_rows(cells)
+        if c0 >= c1:
+            return
+        for t in range(start[c0], start[c1]):
+            k = items[t]
+            packed[t, 0] = positions[k, 0]
+            packed[t, 1] = positions[k, 1]
+            packed[t, 2] = radii[k]
+            packed[t, 3] = moves[k]
+        sort_cells(start, items, packed, c0, c1, 0, row)
+        for t in range(start[c0], start[c1]):
+            k = items[t]
+            rest[t, 0] = weights[k]
+            rest[t, 1] = displacements[k, 0]
+            rest[t, 2] = displacements[k, 1]
+            rest[t, 3] = intents[k, 0]
+            rest[t, 4] = intents[k, 1]
+        rows_done(done, start[c1] - start[c0])
 
 
 @njit(cache=True, forceinline=True)
@@ -483,17 +495,22 @@ def _cell(packed, rest, items, row, neighbours, count, scale, pairs):
 
 
 @njit(cache=True, nogil=True)
-def crowd_step(blob, packed, rest, items, start, ox, oy, size, nx, ny, reach, dmax, mode,
-               separation, skin, margin, slack, min_motion, max_iterations, still, busy,
-               out, stops, obstacles, pressure, queue):
+def crowd_step(blob, positions, radii, moves, weights, displacements, intents, packed, rest,
+               items, start, ox, oy, size, nx, ny, reach, dmax, mode, separation, skin, margin,
+               slack, min_motion, max_iterations, still, busy, out, stops, obstacles, pressure,
+               cells, done, queue):
     """One step of every agent whose row is taken from ``queue`` (see the module).
 
-    The agents come in the order of the grid of :func:`grid_agents` over
-    their positions (``items``, ``start``, ``ox, oy, size, nx, ny``), as
-    :func:`cell_order` gives them: ``packed (n, 4)`` their ``x, y, r, |d|``,
-    ``rest (n, 5)`` their weight, displacement and intent (the displacement
-    plus what the last step left of the wish: the pressure the neighbours
-    make way for). ``reach`` is the largest ``r + |d|`` of any agent,
+    First the threads share the ordering of the agents (:func:`cell_order`,
+    the cells taken from ``cells``, ``done``: a zero to count them) in the
+    grid of :func:`grid_agents` over their positions (``items``, ``start``,
+    ``ox, oy, size, nx, ny``), into ``packed (n, 4)``, their ``x, y, r,
+    |d|``, and ``rest (n, 5)``, their weight, displacement and intent (the
+    displacement plus what the last step left of the wish: the pressure the
+    neighbours make way for), from the agents' ``positions (n, 2)``,
+    ``radii``, ``moves`` (``|d|``), ``weights``, ``displacements (n, 2)`` and
+    ``intents (n, 2)``; each waits until all are ordered, then steps the
+    agents of the rows it takes from ``queue``. ``reach`` is the largest ``r + |d|`` of any agent,
     ``dmax`` the largest ``|d|``. An agent's motion is at most ``|d| +
     separation + dmax`` (making way is capped at ``dmax``), so neighbours are
     the agents that could touch it moving that far. Writes, by agent index
@@ -512,6 +529,10 @@ def crowd_step(blob, packed, rest, items, start, ox, oy, size, nx, ny, reach, dm
     (:mod:`~sidestep.kernels.borrow`): the threads share them, and counting
     references on them would bounce their cache lines between cores.
     """
+    cell_order(borrow(start), borrow(items), borrow(positions), borrow(radii), borrow(moves),
+               borrow(weights), borrow(displacements), borrow(intents), borrow(packed),
+               borrow(rest), cells, done)
+    wait_rows(done, items.shape[0])
     world = unpack_world(blob)
     contacts_buffer = np.empty((1, CONTACT_FIELDS))
     wf_buffer = np.empty(SCRATCH_FLOATS)

@@ -50,9 +50,9 @@ from numba import njit
 
 from ..kernels.borrow import borrow
 from ..kernels.crowd import (ROUNDING, _golden, _share, calm, on_grain, pressure_grain,
-                              search_reach, wish_terms)
+                              search_reach, sort_cells, wish_terms)
 from ..kernels.moves import MODE_BLOCK, MODE_GHOST, MODE_SLIDE, STOP_BLOCKED, STOP_DONE, STOP_SLID
-from ..kernels.row_queue import resume_rows
+from ..kernels.row_queue import next_rows, resume_rows, rows_done, wait_rows
 from .moves import CONTACT_FIELDS, _move
 from .planes import solve_planes
 from .world import SCRATCH_FLOATS, SCRATCH_INTS, borrowed
@@ -67,51 +67,35 @@ PAIR = 5
 
 @njit(cache=True)
 def cell_order(start, items, positions, radii, halves, moves, weights, displacements, intents,
-               a0):
-    """Sorts each cell's agents by their coordinate ``a0`` (then index) in ``items`` (in
-    place) and returns the agents in that order: ``packed (n, 6)``, each one's ``x, y, z,
-    r, half, |d|``, and ``rest (n, 7)``, its ``weight, dx, dy, dz`` and intent ``ix, iy,
-    iz`` (world units). ``start``, ``items``: the 2D grid over the horizontal axes
-    (:func:`sidestep.kernels.crowd.grid_agents`), ``a0`` its first axis."""
-    n = items.shape[0]
-    packed = np.empty((n, PACKED))
-    for t in range(n):
-        k = items[t]
-        packed[t, 0] = positions[k, 0]
-        packed[t, 1] = positions[k, 1]
-        packed[t, 2] = positions[k, 2]
-        packed[t, 3] = radii[k]
-        packed[t, 4] = halves[k]
-        packed[t, 5] = moves[k]
+               a0, packed, rest, cells, done):
+    """Sorts the agents of each cell of the grid taken from the queue ``cells`` by their
+    coordinate ``a0`` (then index) in ``items`` (in place) and writes them in that order:
+    ``packed (n, 6)``, each one's ``x, y, z, r, half, |d|``, and ``rest (n, 7)``, its
+    ``weight, dx, dy, dz`` and intent ``ix, iy, iz`` (world units); counts them in
+    ``done``. ``start``, ``items``: the 2D grid over the horizontal axes
+    (:func:`sidestep.kernels.crowd.grid_agents`), ``a0`` its first axis; as the 2D
+    :func:`sidestep.kernels.crowd.cell_order`."""
     row = np.empty(PACKED)
-    for c in range(start.shape[0] - 1):
-        first = start[c]
-        for t in range(first + 1, start[c + 1]):
-            # Insertion: a cell holds a handful of agents.
+    while True:
+        c0, c1 = next_rows(cells)
+        if c0 >= c1:
+            return
+        for t in range(start[c0], start[c1]):
             k = items[t]
-            x = packed[t, a0]
-            u = t
-            while u > first and (packed[u - 1, a0] > x or (packed[u - 1, a0] == x
-                                                             and items[u - 1] > k)):
-                u -= 1
-            if u < t:
-                for f in range(PACKED):
-                    row[f] = packed[t, f]
-                for v in range(t, u, -1):
-                    items[v] = items[v - 1]
-                    for f in range(PACKED):
-                        packed[v, f] = packed[v - 1, f]
-                items[u] = k
-                for f in range(PACKED):
-                    packed[u, f] = row[f]
-    rest = np.empty((n, 7))
-    for t in range(n):
-        k = items[t]
-        rest[t, 0] = weights[k]
-        for f in range(3):
-            rest[t, 1 + f] = displacements[k, f]
-            rest[t, 4 + f] = intents[k, f]
-    return packed, rest
+            packed[t, 0] = positions[k, 0]
+            packed[t, 1] = positions[k, 1]
+            packed[t, 2] = positions[k, 2]
+            packed[t, 3] = radii[k]
+            packed[t, 4] = halves[k]
+            packed[t, 5] = moves[k]
+        sort_cells(start, items, packed, c0, c1, a0, row)
+        for t in range(start[c0], start[c1]):
+            k = items[t]
+            rest[t, 0] = weights[k]
+            for f in range(3):
+                rest[t, 1 + f] = displacements[k, f]
+                rest[t, 4 + f] = intents[k, f]
+        rows_done(done, start[c1] - start[c0])
 
 
 @njit(cache=True, inline="always")
@@ -285,18 +269,22 @@ def _cell(packed, rest, items, row, neighbours, count, up, a0, a1, scale, pairs)
 
 
 @njit(cache=True, nogil=True)
-def crowd_step(world, packed, rest, items, start, ox, oy, size, nx, ny, up, reach, dmax, mode,
-               separation, skin, margin, slack, min_motion, max_iterations, scale, still, busy,
-               out, stops, obstacles, pressure, queue):
+def crowd_step(world, positions, radii, halves, moves, weights, displacements, intents, packed,
+               rest, items, start, ox, oy, size, nx, ny, up, reach, dmax, mode, separation, skin,
+               margin, slack, min_motion, max_iterations, scale, still, busy, out, stops,
+               obstacles, pressure, cells, done, queue):
     """One step of every agent whose row is taken from ``queue`` (see the module).
 
-    ``world`` is the packed 3D world, ``up`` its up axis (0, 1 or 2). The
-    agents come in the order of the 2D grid over their horizontal coordinates
-    (``items``, ``start``, ``ox, oy, size, nx, ny``; its axes are ``(up + 1)
-    % 3`` and ``(up + 2) % 3``), as :func:`cell_order` gives them: ``packed
-    (n, 6)`` their ``x, y, z, r, half, |d|``, ``rest (n, 7)`` their weight,
-    displacement and intent (the displacement plus what the last step left
-    of the wish). ``reach`` is the largest ``r + |d|`` of any agent, ``dmax``
+    ``world`` is the packed 3D world, ``up`` its up axis (0, 1 or 2). First
+    the threads share the ordering of the agents (:func:`cell_order`, the
+    cells taken from ``cells``, ``done`` a zero to count them, as in 2D) in
+    the 2D grid over their horizontal coordinates (``items``, ``start``,
+    ``ox, oy, size, nx, ny``; its axes are ``(up + 1) % 3`` and ``(up + 2) %
+    3``) into ``packed (n, 6)``, their ``x, y, z, r, half, |d|``, and ``rest
+    (n, 7)``, their weight, displacement and intent (the displacement plus
+    what the last step left of the wish), from the agents' ``positions``,
+    ``radii``, ``halves``, ``moves``, ``weights``, ``displacements`` and
+    ``intents``; each waits until all are ordered. ``reach`` is the largest ``r + |d|`` of any agent, ``dmax``
     the largest ``|d|``, ``scale`` the largest coordinate (at least 1, for
     rounding). Writes, by agent index (``items[row]``), each agent's end to
     ``out (n, 3)``, its stop code to ``stops``, the first obstacle it touched
@@ -307,6 +295,10 @@ def crowd_step(world, packed, rest, items, start, ox, oy, size, nx, ny, up, reac
     result does not depend on which thread took it. Every array is read
     through a borrowed view.
     """
+    cell_order(borrow(start), borrow(items), borrow(positions), borrow(radii), borrow(halves),
+               borrow(moves), borrow(weights), borrow(displacements), borrow(intents),
+               (up + 1) % 3, borrow(packed), borrow(rest), cells, done)
+    wait_rows(done, items.shape[0])
     world = borrowed(world)
     contacts_buffer = np.empty((1, CONTACT_FIELDS))
     wf_buffer = np.empty(SCRATCH_FLOATS)
