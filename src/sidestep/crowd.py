@@ -184,7 +184,7 @@ class _Agents:
         for c in range(1, self._DIM):
             moves += d[:, c] * d[:, c]
         moves = np.sqrt(moves)
-        # Rounded up a little, so that they stay the same from step to step (at_rest).
+        # Rounded up a little, so that they stay the same from step to step (agents at rest).
         reach = _round_up(float((self._radii + moves).max())) if n else 0.0
         dmax = _round_up(float(moves.max())) if n else 0.0
         separation = self._separation if self._separation is not None else \
@@ -202,30 +202,34 @@ class _Agents:
         return (*figures, *world._tolerances(), world._max_iterations, world._store.version,
                 *grid, *more)
 
-    def _buffers(self, params: tuple[object, ...], d: FloatArray, flat: FloatArray,
-                 grid: tuple[float, float, float, int, int]) -> tuple[
-                     NDArray[np.uint8], NDArray[np.uint8], FloatArray, IntArray, IntArray,
-                     FloatArray]:
-        """A step's outputs, by agent (ends, stop codes, first obstacles, pressure), and
-        which agents are at rest: ``(still, busy, out, stops, obstacles, pressure)``
-        (see :func:`sidestep.kernels.crowd.at_rest`).
+    def _buffers(self, params: tuple[object, ...], grid: tuple[float, float, float, int, int]
+                 ) -> tuple[tuple[object, ...], FloatArray, NDArray[np.uint8],
+                            NDArray[np.uint8], FloatArray, IntArray, IntArray, FloatArray]:
+        """What a step's kernel takes about the last step, and the step's outputs:
+        ``(last, last_flat, still, busy, out, stops, obstacles, pressure)``.
 
         ``params`` are every figure the step depends on besides the agents' own (mode,
         tolerances, the world's version, the grid ``(ox, oy, size, nx, ny)``): only when
-        they are the last step's can an agent be at rest; then the outputs start as the
-        last step's answers, which the agents at rest keep. ``flat``: the agents' grid
-        coordinates.
+        they are the last step's can an agent be at rest. ``last`` is then ``(1, the
+        pressure now, the last step's positions, displacements, pressure, stop codes,
+        obstacles)`` and ``last_flat`` its grid coordinates, else 0 and empty arrays;
+        ``still`` and ``busy``: zeros (see :func:`sidestep.kernels.crowd.still_rows`).
         """
         n = len(self._ids)
-        last = self._history
-        if last is None or last.params != params:
-            return (np.zeros(n, dtype=np.uint8), np.zeros(1, dtype=np.uint8),
-                    np.empty((n, self._DIM)), np.empty(n, dtype=np.int64),
-                    np.empty(n, dtype=np.int64), np.zeros((n, self._DIM)))
-        still, busy = _kc.at_rest(self._positions, d, self._pressure, last.positions,
-                                  last.displacements, last.pressure, flat, last.flat, *grid)
-        return (still, busy, self._positions.copy(), last.stops.copy(),
-                last.obstacles.copy(), self._pressure.copy())
+        dim = self._DIM
+        outputs = (np.empty((n, dim)), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64),
+                   np.empty((n, dim)))
+        past = self._history
+        if past is None or past.params != params:
+            none = np.empty((0, dim))
+            last: tuple[object, ...] = (0, self._pressure, none, none, none,
+                                        np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64))
+            return (last, np.empty((0, 2)), np.zeros(n, dtype=np.uint8),
+                    np.zeros(1, dtype=np.uint8), *outputs)
+        last = (1, self._pressure, past.positions, past.displacements, past.pressure,
+                past.stops, past.obstacles)
+        return (last, past.flat, np.zeros(n, dtype=np.uint8),
+                np.zeros(_kc.BUSY_SPLIT ** 2 * grid[3] * grid[4], dtype=np.uint8), *outputs)
 
     def _finish(self, params: tuple[object, ...], d: FloatArray, flat: FloatArray,
                 out: FloatArray, stops: IntArray, obstacles: IntArray,
@@ -319,11 +323,11 @@ class Crowd(_Agents):
         ox, oy, size, nx, ny, start, items = grid
         blob = world._store.pack()
         params = self._params(world, (code, reach, dmax, separation), grid[:5])
-        still, busy, out, stops, obstacles, pressure = self._buffers(params, d, p, grid[:5])
+        last, _, still, busy, out, stops, obstacles, pressure = self._buffers(params, grid[:5])
         run_rows(_kc.crowd_step, n, blob, p, self._radii, moves, self._weights, d, intents,
                  np.empty((n, 4)), np.empty((n, 5)), items, start, ox, oy, size, nx, ny,
                  reach, dmax, code, separation, skin, margin, slack, min_motion,
-                 world._max_iterations, still, busy, out, stops, obstacles, pressure,
+                 world._max_iterations, *last, still, busy, out, stops, obstacles, pressure,
                  *_cells(nx * ny))
         self._finish(params, d, p, out, stops, obstacles, pressure)
         # The crowd's arrays are replaced, never written in place (each step makes a new
@@ -356,7 +360,7 @@ def _round_up(value: float) -> float:
     """``value`` (>= 0) rounded up to a sixteenth of its power of two: the figures a step
     takes from all its agents (the largest displacement, the largest reach) then stay the
     same while the agents' own values wobble by a rounding, so that agents at rest can be
-    told to be (:func:`sidestep.kernels.crowd.at_rest`)."""
+    told to be (:func:`sidestep.kernels.crowd.still_rows`)."""
     if value <= 0.0 or not math.isfinite(value):
         return value
     unit = 2.0 ** (math.floor(math.log2(value)) - 4)

@@ -70,9 +70,8 @@ KERNELS: dict[str, tuple[str, float]] = {
     "moves:block": ("W f f f f f F1 I1 F2", 0.6),
     "world:separation_item": ("W i f f", 0.4),
     # Crowds (2D): the step calls a move per agent, as move_agents does.
-    "crowd:crowd_step": ("F1 F2 F1 F1 F1 F2 F2 F2 F2 I1 I1 f f f i i f f i f f f f f i U1 U1 F2 "
-                         "I1 I1 F2 I1 I1 I1", 5),
-    "crowd:at_rest": ("F2 F2 F2 F2 F2 F2 F2 F2 f f f i i", 0.3),
+    "crowd:crowd_step": ("F1 F2 F1 F1 F1 F2 F2 F2 F2 I1 I1 f f f i i f f i f f f f f i i F2 F2 F2 "
+                         "F2 I1 I1 U1 U1 F2 I1 I1 F2 I1 I1 I1", 5),
     "crowd:grid_agents": ("F2 f", 0.2),
     "crowd:touching_pairs": ("F2 F1 f f f i i I1 I1 f", 0.8),
     # 3D: building a world, moving, casting, the character.
@@ -91,7 +90,7 @@ KERNELS: dict[str, tuple[str, float]] = {
     "kernels3d.moves:move_agents": ("P3 F2 F2 F1 F1 i i f f f f i F2 I1", 1.5),
     # Crowds (3D): the 2D grid (crowd:grid_agents) over the horizontal axes.
     "kernels3d.crowd:crowd_step": ("P3 F2 F1 F1 F1 F1 F2 F2 F2 F2 I1 I1 f f f i i i f f i f f f f "
-                                   "f i f U1 U1 F2 I1 I1 F2 I1 I1 I1",
+                                   "f i f i F2 F2 F2 F2 I1 I1 F2 F2 U1 U1 F2 I1 I1 F2 I1 I1 I1",
                                    3),
     "kernels3d.crowd:touching_pairs": ("F2 F1 F1 i f f f i i I1 I1 f", 0.8),
     "kernels3d.world:raycast_points": ("P3 F2 F2 F1 I1 i I1 I1 I1 F1 F2 F2 I1", 4),
@@ -160,7 +159,7 @@ COMMANDS: dict[str, list[str]] = {
     "check": _LEVEL + ["pairs:close_pairs_capsules", "world:overlapping_owners",
                        "world:nearest_points"],
     "play": _LEVEL + ["moves:move_packed", "world:nearest_points", "crowd:crowd_step",
-                      "crowd:grid_agents", "crowd:at_rest"],
+                      "crowd:grid_agents"],
     "demo3d": ["kernels3d.mesh:face_normals", "kernels3d.mesh:active_edges",
                "kernels3d.world:primitive_boxes", "kernels3d.bvh:_build",
                "kernels3d.moves:move_agent", "kernels3d.world:raycast_points",

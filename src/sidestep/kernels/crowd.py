@@ -42,7 +42,7 @@ move: resting groups never jiggle.
 **At rest**: an agent that did not move last step, asks the same and has the
 same pressure as then, with every agent within its neighbour search the same
 too, in the same world and with the same step figures, would be worked out to
-the very answers of last step: the step keeps those instead (:func:`at_rest`,
+the very answers of last step: the step keeps those instead (:func:`still_rows`,
 :func:`calm`). So that a jam does come to rest to the bit, the figures a step
 takes from all its agents are rounded up a little (the largest displacement
 and reach), the grid lies on whole blocks of cells, and pressure is rounded to
@@ -69,7 +69,7 @@ CELLS_PER_AGENT = 4
 #: The agents' grid covers whole blocks of this many cells a side (see grid_agents).
 BLOCK = 16
 #: Whether agents near an agent at rest changed is told on a grid this many times finer
-#: than the agents' (at_rest, calm): a coarser one kept fewer agents at rest.
+#: than the agents' (still_rows, calm): a coarser one kept fewer agents at rest.
 BUSY_SPLIT = 2
 #: Rounding of a clipped motion's ``v . n`` (times the largest coordinate): what
 #: :func:`_inside_cell` allows beyond a bound of 0 (an overlapping pair may close by
@@ -107,7 +107,7 @@ def grid_agents(positions, cell):
     low_y = oy
     while True:
         # The grid on whole blocks of cells: it holds still while the agents at its edges
-        # move within their blocks (see at_rest).
+        # move within their blocks (see still_rows).
         block = BLOCK * size
         ox = math.floor(low_x / block) * block
         oy = math.floor(low_y / block) * block
@@ -133,38 +133,48 @@ def grid_agents(positions, cell):
     return ox, oy, size, nx, ny, start, items
 
 
-@njit(cache=True)
-def at_rest(positions, displacements, pressure, last_positions, last_displacements,
-            last_pressure, flat, last_flat, ox, oy, size, nx, ny):
-    """Which agents are at rest and which cells hold none but such: ``(still (n,) uint8,
-    busy (BUSY_SPLIT**2 * nx * ny,) uint8)``, the cells those of the grid split
-    :data:`BUSY_SPLIT` times along each axis.
+@njit(cache=True, forceinline=True)
+def still_rows(first, stop, items, positions, displacements, pressure_now, last_positions,
+               last_displacements, last_pressure, flat, last_flat, last_stops, last_obstacles,
+               ox, oy, size, nx, ny, still, busy, out, stops, obstacles, pressure):
+    """Which of the agents ``items[first:stop]`` are still, and which cells hold none but
+    such: marks ``still (n,) uint8`` (by agent index) and ``busy (BUSY_SPLIT**2 * nx *
+    ny,) uint8`` (zeros before), the cells of the grid split :data:`BUSY_SPLIT` times
+    along each axis; a still agent's outputs (``out``, ``stops``, ``obstacles``,
+    ``pressure``) start as the last step's answers: its position, the last stop code
+    and obstacle, its pressure now.
 
     An agent is still when its position (so it did not move last step), displacement
     and pressure are the very ones of the last step; a cell is busy when it holds an
     agent that is not, now or (``last_flat``) at the last step. An agent that is still
-    and whose neighbour search reads no busy cell has the same neighbours, with the same
-    figures, as at the last step: its step comes out the same, to the bit, so the
-    step keeps it (see :func:`crowd_step`). ``flat (n, 2)``: the grid's coordinates of
-    the agents (the positions in 2D, the horizontal ones in 3D).
+    and whose neighbour search reads no busy cell (:func:`calm`) has the same
+    neighbours, with the same figures, as at the last step: its step comes out the same,
+    to the bit, so the step keeps it (see :func:`crowd_step`). ``flat (n, 2)``: the
+    grid's coordinates of the agents (the positions in 2D, the horizontal ones in 3D).
+    The 2D and 3D :func:`cell_order` call it.
     """
-    n = positions.shape[0]
-    still = np.ones(n, dtype=np.uint8)
     fine = size / BUSY_SPLIT
-    busy = np.zeros(BUSY_SPLIT * BUSY_SPLIT * nx * ny, dtype=np.uint8)
-    for k in range(n):
+    for t in range(first, stop):
+        k = items[t]
+        keep = True
         for c in range(positions.shape[1]):
             if positions[k, c] != last_positions[k, c] or \
                     displacements[k, c] != last_displacements[k, c] or \
-                    pressure[k, c] != last_pressure[k, c]:
-                still[k] = 0
-        if still[k] == 0:
+                    pressure_now[k, c] != last_pressure[k, c]:
+                keep = False
+        if keep:
+            still[k] = 1
+            for c in range(positions.shape[1]):
+                out[k, c] = positions[k, c]
+                pressure[k, c] = pressure_now[k, c]
+            stops[k] = last_stops[k]
+            obstacles[k] = last_obstacles[k]
+        else:
             for x, y in ((flat[k, 0], flat[k, 1]), (last_flat[k, 0], last_flat[k, 1])):
                 # As grid_agents (the last step's grid was this one).
                 i = min(max(int((x - ox) / fine), 0), BUSY_SPLIT * nx - 1)
                 j = min(max(int((y - oy) / fine), 0), BUSY_SPLIT * ny - 1)
                 busy[j * BUSY_SPLIT * nx + i] = 1
-    return still, busy
 
 
 @njit(cache=True, forceinline=True)
@@ -198,7 +208,7 @@ def search_reach(rk, motion, reach, extra, skin):
 
 @njit(cache=True, forceinline=True)
 def calm(busy, px, py, r, ox, oy, size, nx, ny):
-    """Whether no busy cell (:func:`at_rest`) lies within ``r`` of ``p`` (a neighbour
+    """Whether no busy cell (:func:`still_rows`) lies within ``r`` of ``p`` (a neighbour
     search's reach) along both axes."""
     fine = size / BUSY_SPLIT
     mx = BUSY_SPLIT * nx
@@ -244,14 +254,18 @@ def sort_cells(start, items, packed, c0, c1, axis, row):
 
 @njit(cache=True)
 def cell_order(start, items, positions, radii, moves, weights, displacements, intents, packed,
-               rest, cells, done):
+               rest, known, pressure_now, last_positions, last_displacements, last_pressure,
+               last_stops, last_obstacles, ox, oy, size, nx, ny, still, busy, out, stops,
+               obstacles, pressure, cells, done):
     """Sorts the agents of each cell of the grid taken from the queue ``cells`` by ``x``
     (then index) in ``items`` (in place) and writes them in that order: ``packed (n,
     4)``, each one's ``x, y, r, |d|``, and ``rest (n, 5)``, its ``weight, dx, dy`` and
     intent ``ix, iy``; counts the agents written in ``done`` (:func:`.row_queue.rows_done`).
     The cells of a row of the grid then make one run of memory sorted by ``x`` (a
     neighbour search reads the cells within reach in one sweep), and the neighbours of
-    an agent lie near it in memory. The threads of :func:`crowd_step` share the cells."""
+    an agent lie near it in memory. The threads of :func:`crowd_step` share the cells.
+    When the step is ``known`` (the last one had the same figures: ``last_*``), tells
+    those agents that are still (:func:`still_rows`, ``pressure_now`` their pressure now)."""
     row = np.empty(4)
     while True:
         c0, c1 = next_rows(cells)
@@ -271,6 +285,11 @@ def cell_order(start, items, positions, radii, moves, weights, displacements, in
             rest[t, 2] = displacements[k, 1]
             rest[t, 3] = intents[k, 0]
             rest[t, 4] = intents[k, 1]
+        if known:
+            still_rows(start[c0], start[c1], items, positions, displacements, pressure_now,
+                       last_positions, last_displacements, last_pressure, positions,
+                       last_positions, last_stops, last_obstacles, ox, oy, size, nx, ny, still,
+                       busy, out, stops, obstacles, pressure)
         rows_done(done, start[c1] - start[c0])
 
 
@@ -497,8 +516,9 @@ def _cell(packed, rest, items, row, neighbours, count, scale, pairs):
 @njit(cache=True, nogil=True)
 def crowd_step(blob, positions, radii, moves, weights, displacements, intents, packed, rest,
                items, start, ox, oy, size, nx, ny, reach, dmax, mode, separation, skin, margin,
-               slack, min_motion, max_iterations, still, busy, out, stops, obstacles, pressure,
-               cells, done, queue):
+               slack, min_motion, max_iterations, known, pressure_now, last_positions,
+               last_displacements, last_pressure, last_stops, last_obstacles, still, busy,
+               out, stops, obstacles, pressure, cells, done, queue):
     """One step of every agent whose row is taken from ``queue`` (see the module).
 
     First the threads share the ordering of the agents (:func:`cell_order`,
@@ -509,21 +529,25 @@ def crowd_step(blob, positions, radii, moves, weights, displacements, intents, p
     displacement plus what the last step left of the wish: the pressure the
     neighbours make way for), from the agents' ``positions (n, 2)``,
     ``radii``, ``moves`` (``|d|``), ``weights``, ``displacements (n, 2)`` and
-    ``intents (n, 2)``; each waits until all are ordered, then steps the
-    agents of the rows it takes from ``queue``. ``reach`` is the largest ``r + |d|`` of any agent,
-    ``dmax`` the largest ``|d|``. An agent's motion is at most ``|d| +
+    ``intents (n, 2)``, and tells the agents at rest (below); each waits
+    until all are ordered, then steps the agents of the rows it takes from
+    ``queue``. ``reach`` is the largest ``r + |d|`` of any agent, ``dmax``
+    the largest ``|d|``. An agent's motion is at most ``|d| +
     separation + dmax`` (making way is capped at ``dmax``), so neighbours are
     the agents that could touch it moving that far. Writes, by agent index
     (``items[row]``), each agent's end to ``out (n, 2)``, its stop code to
     ``stops`` and the first obstacle it touched (-1: none) to ``obstacles``,
     and half of what it did not get of its wish to ``pressure (n, 2)``.
-    An agent at rest (``still``, by agent index, and no ``busy`` cell within
-    its neighbour search: :func:`at_rest`) is not worked out again: its rows
-    of ``out``, ``stops``, ``obstacles`` and ``pressure`` keep what the caller
-    put there, the last step's answers (its position, stop code, obstacle and
-    pressure), which a step worked out again would give to the bit. ``still``
-    comes out marking those agents only (a still agent that was worked out
-    after all is cleared).
+    When the step is ``known`` (1: the last step had the same figures, and
+    ``last_*`` are its positions, displacements, pressure, stop codes and
+    obstacles; ``pressure_now (n, 2)`` is the pressure it left), an agent at
+    rest (still, and no busy cell within its neighbour search:
+    :func:`still_rows`, marked in ``still (n,)`` and ``busy``, zeros before)
+    is not worked out again: its rows of ``out``, ``stops``, ``obstacles``
+    and ``pressure`` are the last step's answers (its position, stop code,
+    obstacle and pressure), which a step worked out again would give to the
+    bit. ``still`` comes out marking those agents only (a still agent that
+    was worked out after all is cleared).
     Releases the GIL; a row's result does not depend on which thread took
     it. Every array is read through a borrowed view
     (:mod:`~sidestep.kernels.borrow`): the threads share them, and counting
@@ -531,7 +555,10 @@ def crowd_step(blob, positions, radii, moves, weights, displacements, intents, p
     """
     cell_order(borrow(start), borrow(items), borrow(positions), borrow(radii), borrow(moves),
                borrow(weights), borrow(displacements), borrow(intents), borrow(packed),
-               borrow(rest), cells, done)
+               borrow(rest), known, borrow(pressure_now), borrow(last_positions),
+               borrow(last_displacements), borrow(last_pressure), borrow(last_stops),
+               borrow(last_obstacles), ox, oy, size, nx, ny, borrow(still), borrow(busy),
+               borrow(out), borrow(stops), borrow(obstacles), borrow(pressure), cells, done)
     wait_rows(done, items.shape[0])
     world = unpack_world(blob)
     contacts_buffer = np.empty((1, CONTACT_FIELDS))

@@ -50,7 +50,7 @@ from numba import njit
 
 from ..kernels.borrow import borrow
 from ..kernels.crowd import (ROUNDING, _golden, _share, calm, on_grain, pressure_grain,
-                              search_reach, sort_cells, wish_terms)
+                              search_reach, sort_cells, still_rows, wish_terms)
 from ..kernels.moves import MODE_BLOCK, MODE_GHOST, MODE_SLIDE, STOP_BLOCKED, STOP_DONE, STOP_SLID
 from ..kernels.row_queue import next_rows, resume_rows, rows_done, wait_rows
 from .moves import CONTACT_FIELDS, _move
@@ -67,14 +67,17 @@ PAIR = 5
 
 @njit(cache=True)
 def cell_order(start, items, positions, radii, halves, moves, weights, displacements, intents,
-               a0, packed, rest, cells, done):
+               a0, packed, rest, known, pressure_now, last_positions, last_displacements,
+               last_pressure, last_stops, last_obstacles, flat, last_flat, ox, oy, size, nx, ny,
+               still, busy, out, stops, obstacles, pressure, cells, done):
     """Sorts the agents of each cell of the grid taken from the queue ``cells`` by their
     coordinate ``a0`` (then index) in ``items`` (in place) and writes them in that order:
     ``packed (n, 6)``, each one's ``x, y, z, r, half, |d|``, and ``rest (n, 7)``, its
     ``weight, dx, dy, dz`` and intent ``ix, iy, iz`` (world units); counts them in
     ``done``. ``start``, ``items``: the 2D grid over the horizontal axes
-    (:func:`sidestep.kernels.crowd.grid_agents`), ``a0`` its first axis; as the 2D
-    :func:`sidestep.kernels.crowd.cell_order`."""
+    (:func:`sidestep.kernels.crowd.grid_agents`), ``a0`` its first axis; ``flat``,
+    ``last_flat``: the agents' coordinates on it now and at the last step. As the 2D
+    :func:`sidestep.kernels.crowd.cell_order`, which tells the agents at rest too."""
     row = np.empty(PACKED)
     while True:
         c0, c1 = next_rows(cells)
@@ -95,6 +98,11 @@ def cell_order(start, items, positions, radii, halves, moves, weights, displacem
             for f in range(3):
                 rest[t, 1 + f] = displacements[k, f]
                 rest[t, 4 + f] = intents[k, f]
+        if known:
+            still_rows(start[c0], start[c1], items, positions, displacements, pressure_now,
+                       last_positions, last_displacements, last_pressure, flat, last_flat,
+                       last_stops, last_obstacles, ox, oy, size, nx, ny, still, busy, out, stops,
+                       obstacles, pressure)
         rows_done(done, start[c1] - start[c0])
 
 
@@ -271,8 +279,10 @@ def _cell(packed, rest, items, row, neighbours, count, up, a0, a1, scale, pairs)
 @njit(cache=True, nogil=True)
 def crowd_step(world, positions, radii, halves, moves, weights, displacements, intents, packed,
                rest, items, start, ox, oy, size, nx, ny, up, reach, dmax, mode, separation, skin,
-               margin, slack, min_motion, max_iterations, scale, still, busy, out, stops,
-               obstacles, pressure, cells, done, queue):
+               margin, slack, min_motion, max_iterations, scale, known, pressure_now,
+               last_positions, last_displacements, last_pressure, last_stops, last_obstacles,
+               flat, last_flat, still, busy, out, stops, obstacles, pressure, cells, done,
+               queue):
     """One step of every agent whose row is taken from ``queue`` (see the module).
 
     ``world`` is the packed 3D world, ``up`` its up axis (0, 1 or 2). First
@@ -284,7 +294,10 @@ def crowd_step(world, positions, radii, halves, moves, weights, displacements, i
     (n, 7)``, their weight, displacement and intent (the displacement plus
     what the last step left of the wish), from the agents' ``positions``,
     ``radii``, ``halves``, ``moves``, ``weights``, ``displacements`` and
-    ``intents``; each waits until all are ordered. ``reach`` is the largest ``r + |d|`` of any agent, ``dmax``
+    ``intents``, and tells the agents at rest (``known``, ``pressure_now``,
+    ``last_*``, ``still``, ``busy`` as in 2D; ``flat``, ``last_flat``
+    the horizontal coordinates now and at the last step); each waits until
+    all are ordered. ``reach`` is the largest ``r + |d|`` of any agent, ``dmax``
     the largest ``|d|``, ``scale`` the largest coordinate (at least 1, for
     rounding). Writes, by agent index (``items[row]``), each agent's end to
     ``out (n, 3)``, its stop code to ``stops``, the first obstacle it touched
@@ -297,7 +310,11 @@ def crowd_step(world, positions, radii, halves, moves, weights, displacements, i
     """
     cell_order(borrow(start), borrow(items), borrow(positions), borrow(radii), borrow(halves),
                borrow(moves), borrow(weights), borrow(displacements), borrow(intents),
-               (up + 1) % 3, borrow(packed), borrow(rest), cells, done)
+               (up + 1) % 3, borrow(packed), borrow(rest), known, borrow(pressure_now),
+               borrow(last_positions), borrow(last_displacements), borrow(last_pressure),
+               borrow(last_stops), borrow(last_obstacles), borrow(flat), borrow(last_flat), ox,
+               oy, size, nx, ny, borrow(still), borrow(busy), borrow(out), borrow(stops),
+               borrow(obstacles), borrow(pressure), cells, done)
     wait_rows(done, items.shape[0])
     world = borrowed(world)
     contacts_buffer = np.empty((1, CONTACT_FIELDS))
