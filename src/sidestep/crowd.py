@@ -178,15 +178,10 @@ class _Agents:
         if d.shape != (n, self._DIM):
             raise ValueError(f"displacements must have shape ({n}, {self._DIM}), got {d.shape}")
         code = _MODE_CODES[validation.choice(mode, "mode", CROWD_MODES)]
-        intents = d + self._pressure
-        # |d| from the columns: a sum over axis 1 costs more for small rows.
-        moves = d[:, 0] * d[:, 0]
-        for c in range(1, self._DIM):
-            moves += d[:, c] * d[:, c]
-        moves = np.sqrt(moves)
+        intents, moves, reach, dmax = _kc.step_figures(d, self._pressure, self._radii)
         # Rounded up a little, so that they stay the same from step to step (agents at rest).
-        reach = _round_up(float((self._radii + moves).max())) if n else 0.0
-        dmax = _round_up(float(moves.max())) if n else 0.0
+        reach = _round_up(reach)
+        dmax = _round_up(dmax)
         separation = self._separation if self._separation is not None else \
             (0.25 * float(self._radii.max()) if n else 0.0)
         cell = max(2.0 * (reach + separation + dmax) + skin, 1e-9)

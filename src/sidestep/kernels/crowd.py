@@ -133,6 +133,27 @@ def grid_agents(positions, cell):
     return ox, oy, size, nx, ny, start, items
 
 
+@njit(cache=True)
+def step_figures(displacements, pressure, radii):
+    """A step's first figures, in one pass over the agents: ``(intents (n, dim), moves (n,),
+    reach, dmax)``: each agent's displacement plus pressure, its ``|d|``, the largest
+    ``r + |d|`` and the largest ``|d|`` (0 for no agents). 2D or 3D (``dim`` columns)."""
+    n, dim = displacements.shape
+    intents = np.empty((n, dim))
+    moves = np.empty(n)
+    reach = 0.0
+    dmax = 0.0
+    for k in range(n):
+        square = 0.0
+        for c in range(dim):
+            intents[k, c] = displacements[k, c] + pressure[k, c]
+            square += displacements[k, c] * displacements[k, c]
+        moves[k] = math.sqrt(square)
+        reach = max(reach, radii[k] + moves[k])
+        dmax = max(dmax, moves[k])
+    return intents, moves, reach, dmax
+
+
 @njit(cache=True, forceinline=True)
 def still_rows(first, stop, items, positions, displacements, pressure_now, last_positions,
                last_displacements, last_pressure, flat, last_flat, last_stops, last_obstacles,
