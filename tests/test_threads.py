@@ -1,11 +1,14 @@
 """The thread cap of the batch calls: an argument, an environment variable, the same answers."""
+import math
 import threading
 
 import numpy as np
 import pytest
+from numba import njit
 
 import sidestep
 from sidestep import threads
+from sidestep.kernels.row_queue import next_rows, row_queue, rows_done, wait_rows
 
 
 @pytest.fixture(autouse=True)
@@ -83,3 +86,41 @@ def test_answers_are_the_same_with_one_and_two_threads():
                           hits.distance, hits.obstacle)
     for one, two in zip(answers[1], answers[2]):
         np.testing.assert_array_equal(one, two)
+
+
+@njit(cache=True, nogil=True)
+def _two_phases(first, second, cells, done, queue):
+    # First phase: rows of ``first`` from the queue ``cells``, counted in ``done``; the
+    # second reads rows of the first that the other thread may have written.
+    n = first.shape[0]
+    while True:
+        a, b = next_rows(cells)
+        if a >= b:
+            break
+        for r in range(a, b):
+            x = 0.0
+            for i in range(400):      # slow enough that the threads overlap
+                x += math.sqrt(r + i)
+            first[r] = r + 1 + 0.0 * x
+        rows_done(done, b - a)
+    wait_rows(done, n)
+    while True:
+        a, b = next_rows(queue)
+        if a >= b:
+            break
+        for r in range(a, b):
+            second[r] = first[(r * 7919) % n]
+
+
+@pytest.mark.parametrize("count", [1, 2])
+def test_a_second_phase_sees_every_row_of_the_first(count):
+    """The crowd steps' barrier (row_queue.rows_done, wait_rows): no thread goes on to the
+    second phase before every row of the first is written, whichever thread wrote it."""
+    threads.set_threads(count)
+    n = 20_000
+    for _ in range(5):
+        first = np.zeros(n)
+        second = np.zeros(n)
+        threads.run_rows(_two_phases, n, first, second, row_queue(0, n, 64),
+                         np.zeros(1, dtype=np.int64))
+        assert np.array_equal(second, (np.arange(n) * 7919) % n + 1.0)
