@@ -9,7 +9,9 @@ One step moves every agent at once, each from where all of them started
    The step reads the agents in the grid's order, each cell's sorted by
    ``x`` (:func:`cell_order`): the cells of a row are one run of memory
    sorted by ``x``, a search reads the cells within reach of a row in one
-   sweep, and an agent's neighbours lie near it in memory.
+   sweep, and an agent's neighbours lie near it in memory. The threads of
+   a step share this ordering, cell by cell, and wait for each other
+   (:func:`~sidestep.kernels.row_queue.wait_rows`) before moving agents.
 2. **Cells**: the gap ``g`` between two neighbours is shared between them by
    weight: agent ``i`` may advance towards ``j`` by at most ``w_i / (w_i +
    w_j)`` of it (half each for equal weights, all of it for an agent of
