@@ -279,43 +279,50 @@ def sort_cells(start, items, packed, c0, c1, axis, row):
 
 
 @njit(cache=True)
-def cell_order(start, items, positions, radii, moves, weights, displacements, intents, packed,
-               rest, known, pressure_now, last_positions, last_displacements, last_pressure,
-               last_stops, last_obstacles, ox, oy, size, nx, ny, still, busy, out, stops,
-               obstacles, pressure, cells, done):
-    """Sorts the agents of each cell of the grid taken from the queue ``cells`` by ``x``
-    (then index) in ``items`` (in place) and writes them in that order: ``packed (n,
-    4)``, each one's ``x, y, r, |d|``, and ``rest (n, 5)``, its ``weight, dx, dy`` and
-    intent ``ix, iy``; counts the agents written in ``done`` (:func:`.row_queue.rows_done`).
-    The cells of a row of the grid then make one run of memory sorted by ``x`` (a
-    neighbour search reads the cells within reach in one sweep), and the neighbours of
-    an agent lie near it in memory. The threads of :func:`crowd_step` share the cells.
-    When the step is ``known`` (the last one had the same figures: ``last_*``), tells
-    those agents that are still (:func:`still_rows`, ``pressure_now`` their pressure now)."""
-    row = np.empty(4)
+def cell_order(start, items, positions, radii, halves, moves, weights, displacements, intents,
+               axis, packed, rest, known, pressure_now, last_positions, last_displacements,
+               last_pressure, last_stops, last_obstacles, flat, last_flat, ox, oy, size, nx, ny,
+               still, busy, out, stops, obstacles, pressure, cells, done):
+    """Sorts the agents of each cell of the grid taken from the queue ``cells`` by their
+    coordinate ``axis`` (then index) in ``items`` (in place) and writes them in that
+    order: ``packed``, each one's position, radius, core half length (3D) and ``|d|``
+    (2D: ``(n, 4)`` ``x, y, r, |d|``; 3D: ``(n, 6)`` ``x, y, z, r, half, |d|``, with
+    ``halves`` given, empty in 2D), and ``rest``, its weight, displacement and intent
+    (2D: ``(n, 5)``, 3D: ``(n, 7)``); counts the agents written in ``done``
+    (:func:`.row_queue.rows_done`). The cells of a row of the grid then make one run of
+    memory sorted along it (a neighbour search reads the cells within reach in one
+    sweep), and the neighbours of an agent lie near it in memory. The threads of the 2D
+    and 3D ``crowd_step`` share the cells. When the step is ``known`` (the last one had
+    the same figures: ``last_*``), tells those agents that are still
+    (:func:`still_rows`, ``pressure_now`` their pressure now; ``flat``, ``last_flat``
+    their coordinates on the grid now and at the last step)."""
+    dim = positions.shape[1]
+    width = packed.shape[1]
+    row = np.empty(width)
     while True:
         c0, c1 = next_rows(cells)
         if c0 >= c1:
             return
         for t in range(start[c0], start[c1]):
             k = items[t]
-            packed[t, 0] = positions[k, 0]
-            packed[t, 1] = positions[k, 1]
-            packed[t, 2] = radii[k]
-            packed[t, 3] = moves[k]
-        sort_cells(start, items, packed, c0, c1, 0, row)
+            for c in range(dim):
+                packed[t, c] = positions[k, c]
+            packed[t, dim] = radii[k]
+            if halves.shape[0]:
+                packed[t, dim + 1] = halves[k]
+            packed[t, width - 1] = moves[k]
+        sort_cells(start, items, packed, c0, c1, axis, row)
         for t in range(start[c0], start[c1]):
             k = items[t]
             rest[t, 0] = weights[k]
-            rest[t, 1] = displacements[k, 0]
-            rest[t, 2] = displacements[k, 1]
-            rest[t, 3] = intents[k, 0]
-            rest[t, 4] = intents[k, 1]
+            for c in range(dim):
+                rest[t, 1 + c] = displacements[k, c]
+                rest[t, 1 + dim + c] = intents[k, c]
         if known:
             still_rows(start[c0], start[c1], items, positions, displacements, pressure_now,
-                       last_positions, last_displacements, last_pressure, positions,
-                       last_positions, last_stops, last_obstacles, ox, oy, size, nx, ny, still,
-                       busy, out, stops, obstacles, pressure)
+                       last_positions, last_displacements, last_pressure, flat, last_flat,
+                       last_stops, last_obstacles, ox, oy, size, nx, ny, still, busy, out, stops,
+                       obstacles, pressure)
         rows_done(done, start[c1] - start[c0])
 
 
@@ -579,11 +586,13 @@ def crowd_step(blob, positions, radii, moves, weights, displacements, intents, p
     (:mod:`~sidestep.kernels.borrow`): the threads share them, and counting
     references on them would bounce their cache lines between cores.
     """
-    cell_order(borrow(start), borrow(items), borrow(positions), borrow(radii), borrow(moves),
-               borrow(weights), borrow(displacements), borrow(intents), borrow(packed),
-               borrow(rest), known, borrow(pressure_now), borrow(last_positions),
-               borrow(last_displacements), borrow(last_pressure), borrow(last_stops),
-               borrow(last_obstacles), ox, oy, size, nx, ny, borrow(still), borrow(busy),
+    no_halves = radii[:0]          # discs: no core
+    cell_order(borrow(start), borrow(items), borrow(positions), borrow(radii),
+               borrow(no_halves), borrow(moves), borrow(weights), borrow(displacements),
+               borrow(intents), 0, borrow(packed), borrow(rest), known, borrow(pressure_now),
+               borrow(last_positions), borrow(last_displacements), borrow(last_pressure),
+               borrow(last_stops), borrow(last_obstacles), borrow(positions),
+               borrow(last_positions), ox, oy, size, nx, ny, borrow(still), borrow(busy),
                borrow(out), borrow(stops), borrow(obstacles), borrow(pressure), cells, done)
     wait_rows(done, items.shape[0])
     world = unpack_world(blob)

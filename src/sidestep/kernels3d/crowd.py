@@ -14,7 +14,7 @@ depend on the agents' order or on the threads):
    is below ``r_i + r_j + |d_i| + |d_j| + skin`` (a stack of agents on one
    spot lands in one cell, and each is tested against the others exactly).
    The step reads the agents in the grid's order, each cell's sorted along
-   the first horizontal axis (:func:`cell_order`).
+   the first horizontal axis (:func:`sidestep.kernels.crowd.cell_order`).
 2. **Cells**: the offset between two agents is the one between the
    **closest points of their cores**: two parallel upright segments, so the
    horizontal offset when their vertical extents overlap, else the offset
@@ -49,10 +49,10 @@ import numpy as np
 from numba import njit
 
 from ..kernels.borrow import borrow
-from ..kernels.crowd import (ROUNDING, _golden, _share, calm, on_grain, pressure_grain,
-                              search_reach, sort_cells, still_rows, wish_terms)
+from ..kernels.crowd import (ROUNDING, _golden, _share, calm, cell_order, on_grain,
+                              pressure_grain, search_reach, wish_terms)
 from ..kernels.moves import MODE_BLOCK, MODE_GHOST, MODE_SLIDE, STOP_BLOCKED, STOP_DONE, STOP_SLID
-from ..kernels.row_queue import next_rows, resume_rows, rows_done, wait_rows
+from ..kernels.row_queue import resume_rows, wait_rows
 from .moves import CONTACT_FIELDS, _move
 from .planes import solve_planes
 from .world import SCRATCH_FLOATS, SCRATCH_INTS, borrowed
@@ -63,47 +63,6 @@ ACTIVE = 16
 PACKED = 6
 #: Columns of ``pairs``: the unit normal (3), the bound, the gap.
 PAIR = 5
-
-
-@njit(cache=True)
-def cell_order(start, items, positions, radii, halves, moves, weights, displacements, intents,
-               a0, packed, rest, known, pressure_now, last_positions, last_displacements,
-               last_pressure, last_stops, last_obstacles, flat, last_flat, ox, oy, size, nx, ny,
-               still, busy, out, stops, obstacles, pressure, cells, done):
-    """Sorts the agents of each cell of the grid taken from the queue ``cells`` by their
-    coordinate ``a0`` (then index) in ``items`` (in place) and writes them in that order:
-    ``packed (n, 6)``, each one's ``x, y, z, r, half, |d|``, and ``rest (n, 7)``, its
-    ``weight, dx, dy, dz`` and intent ``ix, iy, iz`` (world units); counts them in
-    ``done``. ``start``, ``items``: the 2D grid over the horizontal axes
-    (:func:`sidestep.kernels.crowd.grid_agents`), ``a0`` its first axis; ``flat``,
-    ``last_flat``: the agents' coordinates on it now and at the last step. As the 2D
-    :func:`sidestep.kernels.crowd.cell_order`, which tells the agents at rest too."""
-    row = np.empty(PACKED)
-    while True:
-        c0, c1 = next_rows(cells)
-        if c0 >= c1:
-            return
-        for t in range(start[c0], start[c1]):
-            k = items[t]
-            packed[t, 0] = positions[k, 0]
-            packed[t, 1] = positions[k, 1]
-            packed[t, 2] = positions[k, 2]
-            packed[t, 3] = radii[k]
-            packed[t, 4] = halves[k]
-            packed[t, 5] = moves[k]
-        sort_cells(start, items, packed, c0, c1, a0, row)
-        for t in range(start[c0], start[c1]):
-            k = items[t]
-            rest[t, 0] = weights[k]
-            for f in range(3):
-                rest[t, 1 + f] = displacements[k, f]
-                rest[t, 4 + f] = intents[k, f]
-        if known:
-            still_rows(start[c0], start[c1], items, positions, displacements, pressure_now,
-                       last_positions, last_displacements, last_pressure, flat, last_flat,
-                       last_stops, last_obstacles, ox, oy, size, nx, ny, still, busy, out, stops,
-                       obstacles, pressure)
-        rows_done(done, start[c1] - start[c0])
 
 
 @njit(cache=True, inline="always")
@@ -241,7 +200,7 @@ def _inside_cell(pairs, count, vx, vy, vz, tolerance, rounding):
 def _cell(packed, rest, items, row, neighbours, count, up, a0, a1, scale, pairs):
     """The half-space of the agent of ``packed[row]`` against each of its neighbours:
     ``pairs[t]`` (at least ``count`` rows) is ``nx, ny, nz, bound, gap`` (see the module)
-    for ``packed[neighbours[t]]`` (:func:`cell_order`'s rows)."""
+    for ``packed[neighbours[t]]`` (:func:`~sidestep.kernels.crowd.cell_order`'s rows)."""
     coincident = False
     px = packed[row, 0]
     py = packed[row, 1]
@@ -286,13 +245,14 @@ def crowd_step(world, positions, radii, halves, moves, weights, displacements, i
     """One step of every agent whose row is taken from ``queue`` (see the module).
 
     ``world`` is the packed 3D world, ``up`` its up axis (0, 1 or 2). First
-    the threads share the ordering of the agents (:func:`cell_order`, the
-    cells taken from ``cells``, ``done`` a zero to count them, as in 2D) in
-    the 2D grid over their horizontal coordinates (``items``, ``start``,
-    ``ox, oy, size, nx, ny``; its axes are ``(up + 1) % 3`` and ``(up + 2) %
-    3``) into ``packed (n, 6)``, their ``x, y, z, r, half, |d|``, and ``rest
-    (n, 7)``, their weight, displacement and intent (the displacement plus
-    what the last step left of the wish), from the agents' ``positions``,
+    the threads share the ordering of the agents
+    (:func:`~sidestep.kernels.crowd.cell_order`, the cells taken from
+    ``cells``, ``done`` a zero to count them, as in 2D) in the 2D grid over
+    their horizontal coordinates (``items``, ``start``, ``ox, oy, size, nx,
+    ny``; its axes are ``(up + 1) % 3`` and ``(up + 2) % 3``) into ``packed
+    (n, 6)``, their ``x, y, z, r, half, |d|``, and ``rest (n, 7)``, their
+    weight, displacement and intent (the displacement plus what the last step
+    left of the wish), from the agents' ``positions``,
     ``radii``, ``halves``, ``moves``, ``weights``, ``displacements`` and
     ``intents``, and tells the agents at rest (``known``, ``pressure_now``,
     ``last_*``, ``still``, ``busy`` as in 2D; ``flat``, ``last_flat``
