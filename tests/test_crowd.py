@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
+from numba.core import types
 
 import sidestep
 from sidestep import Crowd, World2D
@@ -275,6 +276,27 @@ def test_bad_input_is_refused_naming_it():
     with pytest.raises(ValueError, match="mode"):
         crowd.step([(0, 0), (0, 0)], mode="push")
     assert crowd.positions.tolist() == [[0, 0], [2, 0]]
+
+
+def test_read_only_displacements_move_as_writable_ones_without_a_new_compile():
+    from sidestep.kernels import crowd as kernels
+    world = World2D()
+    world.add_walls([(3.0, -5.0)], [(3.0, 5.0)])
+    start = [(0.0, 0.0), (1.0, 0.2), (0.5, -1.0)]
+    d = np.tile([0.4, 0.05], (3, 1))
+    frozen = d.copy()
+    frozen.flags.writeable = False
+    ends = {}
+    for name, wish in (("writable", d), ("read-only", frozen)):
+        crowd = Crowd(world, start, 0.3)
+        for _ in range(12):
+            crowd.step(wish)
+        ends[name] = crowd.positions.copy()
+    assert np.array_equal(ends["writable"], ends["read-only"])
+    assert ends["writable"][:, 0].max() <= 3.0 - 0.3 + PROMISE
+    for kernel in (kernels.crowd_step, kernels.step_figures):     # no read-only version
+        assert all(arg.mutable for sig in kernel.signatures for arg in sig
+                   if isinstance(arg, types.Array))
 
 
 # ------------------------------------------------------------------ a real workload

@@ -177,6 +177,10 @@ class _Agents:
         d, _ = validation.points(displacements, "displacements", dim=self._DIM)
         if d.shape != (n, self._DIM):
             raise ValueError(f"displacements must have shape ({n}, {self._DIM}), got {d.shape}")
+        if not d.flags.writeable:
+            # The kernels are compiled (and warmed up) for writable arrays: a read-only one
+            # would compile another version of each on first use, for seconds.
+            d = d.copy()
         code = _MODE_CODES[validation.choice(mode, "mode", CROWD_MODES)]
         intents, moves, reach, dmax = _kc.step_figures(d, self._pressure, self._radii)
         # Rounded up a little, so that they stay the same from step to step (agents at rest).
