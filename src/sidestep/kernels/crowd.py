@@ -174,7 +174,7 @@ def still_rows(first, stop, items, positions, displacements, pressure_now, last_
     neighbours, with the same figures, as at the last step: its step comes out the same,
     to the bit, so the step keeps it (see :func:`crowd_step`). ``flat (n, 2)``: the
     grid's coordinates of the agents (the positions in 2D, the horizontal ones in 3D).
-    The 2D and 3D :func:`cell_order` call it.
+    :func:`cell_order` calls it, for the 2D and 3D steps.
     """
     fine = size / BUSY_SPLIT
     for t in range(first, stop):
@@ -253,8 +253,7 @@ def calm(busy, px, py, r, ox, oy, size, nx, ny):
 def sort_cells(start, items, packed, c0, c1, axis, row):
     """Sorts the agents of each cell ``c0 <= c < c1`` of the agents' grid by
     ``packed[:, axis]`` (then index), their ``items`` and rows of ``packed`` together, in
-    place; ``row``: scratch of ``packed.shape[1]`` floats. The 2D and 3D
-    :func:`cell_order` use it."""
+    place; ``row``: scratch of ``packed.shape[1]`` floats (see :func:`cell_order`)."""
     width = packed.shape[1]
     for c in range(c0, c1):
         first = start[c]
@@ -289,7 +288,8 @@ def cell_order(start, items, positions, radii, halves, moves, weights, displacem
     (2D: ``(n, 4)`` ``x, y, r, |d|``; 3D: ``(n, 6)`` ``x, y, z, r, half, |d|``, with
     ``halves`` given, empty in 2D), and ``rest``, its weight, displacement and intent
     (2D: ``(n, 5)``, 3D: ``(n, 7)``); counts the agents written in ``done``
-    (:func:`.row_queue.rows_done`). The cells of a row of the grid then make one run of
+    (:func:`.row_queue.rows_done`) and returns only when every agent is (the threads
+    wait for each other: :func:`.row_queue.wait_rows`). The cells of a row of the grid then make one run of
     memory sorted along it (a neighbour search reads the cells within reach in one
     sweep), and the neighbours of an agent lie near it in memory. The threads of the 2D
     and 3D ``crowd_step`` share the cells. When the step is ``known`` (the last one had
@@ -302,7 +302,7 @@ def cell_order(start, items, positions, radii, halves, moves, weights, displacem
     while True:
         c0, c1 = next_rows(cells)
         if c0 >= c1:
-            return
+            break
         for t in range(start[c0], start[c1]):
             k = items[t]
             for c in range(dim):
@@ -324,6 +324,7 @@ def cell_order(start, items, positions, radii, halves, moves, weights, displacem
                        last_stops, last_obstacles, ox, oy, size, nx, ny, still, busy, out, stops,
                        obstacles, pressure)
         rows_done(done, start[c1] - start[c0])
+    wait_rows(done, items.shape[0])
 
 
 @njit(cache=True, forceinline=True)
@@ -594,7 +595,6 @@ def crowd_step(blob, positions, radii, moves, weights, displacements, intents, p
                borrow(last_stops), borrow(last_obstacles), borrow(positions),
                borrow(last_positions), ox, oy, size, nx, ny, borrow(still), borrow(busy),
                borrow(out), borrow(stops), borrow(obstacles), borrow(pressure), cells, done)
-    wait_rows(done, items.shape[0])
     world = unpack_world(blob)
     contacts_buffer = np.empty((1, CONTACT_FIELDS))
     wf_buffer = np.empty(SCRATCH_FLOATS)

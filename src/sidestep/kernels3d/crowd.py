@@ -52,7 +52,7 @@ from ..kernels.borrow import borrow
 from ..kernels.crowd import (ROUNDING, _golden, _share, calm, cell_order, on_grain,
                               pressure_grain, search_reach, wish_terms)
 from ..kernels.moves import MODE_BLOCK, MODE_GHOST, MODE_SLIDE, STOP_BLOCKED, STOP_DONE, STOP_SLID
-from ..kernels.row_queue import resume_rows, wait_rows
+from ..kernels.row_queue import resume_rows
 from .moves import CONTACT_FIELDS, _move
 from .planes import solve_planes
 from .world import SCRATCH_FLOATS, SCRATCH_INTS, borrowed
@@ -275,7 +275,6 @@ def crowd_step(world, positions, radii, halves, moves, weights, displacements, i
                borrow(last_stops), borrow(last_obstacles), borrow(flat), borrow(last_flat), ox,
                oy, size, nx, ny, borrow(still), borrow(busy), borrow(out), borrow(stops),
                borrow(obstacles), borrow(pressure), cells, done)
-    wait_rows(done, items.shape[0])
     world = borrowed(world)
     contacts_buffer = np.empty((1, CONTACT_FIELDS))
     wf_buffer = np.empty(SCRATCH_FLOATS)
