@@ -439,6 +439,43 @@ def test_agents_at_rest_keep_the_answers_a_step_worked_out_again_gives():
     assert np.mean(resting[-50:]) > 0.5        # most of the jam was at rest, kept
 
 
+def test_calm_reads_every_busy_cell_within_a_search():
+    # The busy grid marks an agent that is not still along its row (``spread`` cells
+    # each way), so that calm reads one cell per row: it must still turn down every
+    # search whose square holds the agent's own cell, wherever the two stand.
+    from sidestep.kernels import crowd as kc
+    rng = np.random.default_rng(5)
+    ox, oy, size, nx, ny = -3.0, -2.0, 1.4, 16, 16
+    fine = size / kc.BUSY_SPLIT
+    reach, extra, skin = 0.45, 0.2, 0.001
+    spread = kc.busy_spread(reach, extra, skin, size)
+    assert spread == 2                          # 1.86 of its cells
+    widest = kc.search_reach(reach, extra, reach, extra, skin)
+    for _ in range(300):
+        # Agents on the grid (it is made over them, and over the last step's).
+        here = rng.uniform((ox + 0.2, oy + 0.2), (ox + nx * size - 0.2, oy + ny * size - 0.2),
+                           (1, 2))
+        there = here + rng.uniform(-0.2, 0.2, (1, 2))        # not still: it moved
+        busy = np.zeros(kc.BUSY_SPLIT ** 2 * nx * ny, dtype=np.uint8)
+        nothing = np.zeros((1, 2))
+        kc.still_rows(0, 1, np.zeros(1, dtype=np.int64), here, nothing, nothing, there,
+                      nothing, nothing, here, there, np.zeros(1, dtype=np.int64),
+                      np.zeros(1, dtype=np.int64), ox, oy, size, nx, ny, spread,
+                      np.zeros(1, dtype=np.uint8), busy, np.empty((1, 2)),
+                      np.empty(1, dtype=np.int64), np.empty(1, dtype=np.int64),
+                      np.empty((1, 2)))
+        cells = {(int((x - ox) / fine), int((y - oy) / fine)) for x, y in (here[0], there[0])}
+        for _ in range(20):
+            p = np.clip(here[0] + rng.uniform(-2.5, 2.5, 2), (ox, oy),
+                        (ox + nx * size - 1e-9, oy + ny * size - 1e-9))
+            r = rng.uniform(0.3, 1.0) * widest
+            lo = ((p - r - (ox, oy)) / fine).astype(int)
+            hi = ((p + r - (ox, oy)) / fine).astype(int)
+            seen = any(lo[0] <= i <= hi[0] and lo[1] <= j <= hi[1] for i, j in cells)
+            if seen:
+                assert not kc.calm(busy, p[0], p[1], r, ox, oy, size, nx, ny, spread)
+
+
 def test_a_resting_group_is_kept_as_it_is():
     g = np.arange(10) * 1.0
     packed = np.stack(np.meshgrid(g, g), axis=-1).reshape(-1, 2)

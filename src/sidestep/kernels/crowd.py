@@ -159,17 +159,20 @@ def step_figures(displacements, pressure, radii):
 @njit(cache=True, forceinline=True)
 def still_rows(first, stop, items, positions, displacements, pressure_now, last_positions,
                last_displacements, last_pressure, flat, last_flat, last_stops, last_obstacles,
-               ox, oy, size, nx, ny, still, busy, out, stops, obstacles, pressure):
-    """Which of the agents ``items[first:stop]`` are still, and which cells hold none but
-    such: marks ``still (n,) uint8`` (by agent index) and ``busy (BUSY_SPLIT**2 * nx *
+               ox, oy, size, nx, ny, spread, still, busy, out, stops, obstacles, pressure):
+    """Which of the agents ``items[first:stop]`` are still, and which cells lie near none
+    but such: marks ``still (n,) uint8`` (by agent index) and ``busy (BUSY_SPLIT**2 * nx *
     ny,) uint8`` (zeros before), the cells of the grid split :data:`BUSY_SPLIT` times
-    along each axis; a still agent's outputs (``out``, ``stops``, ``obstacles``,
+    along each axis; a cell is marked when an agent that is not still lies in a cell of
+    the same row at most ``spread`` (:func:`busy_spread`) cells away; a still agent's
+    outputs (``out``, ``stops``, ``obstacles``,
     ``pressure``) start as the last step's answers: its position, the last stop code
     and obstacle, its pressure now.
 
     An agent is still when its position (so it did not move last step), displacement
     and pressure are the very ones of the last step; a cell is busy when it holds an
-    agent that is not, now or (``last_flat``) at the last step. An agent that is still
+    agent that is not, now or (``last_flat``) at the last step, spread along its row. An
+    agent that is still
     and whose neighbour search reads no busy cell (:func:`calm`) has the same
     neighbours, with the same figures, as at the last step: its step comes out the same,
     to the bit, so the step keeps it (see :func:`crowd_step`). ``flat (n, 2)``: the
@@ -177,6 +180,7 @@ def still_rows(first, stop, items, positions, displacements, pressure_now, last_
     :func:`cell_order` calls it, for the 2D and 3D steps.
     """
     fine = size / BUSY_SPLIT
+    mx = BUSY_SPLIT * nx
     for t in range(first, stop):
         k = items[t]
         keep = True
@@ -195,9 +199,10 @@ def still_rows(first, stop, items, positions, displacements, pressure_now, last_
         else:
             for x, y in ((flat[k, 0], flat[k, 1]), (last_flat[k, 0], last_flat[k, 1])):
                 # As grid_agents (the last step's grid was this one).
-                i = min(max(int((x - ox) / fine), 0), BUSY_SPLIT * nx - 1)
+                i = min(max(int((x - ox) / fine), 0), mx - 1)
                 j = min(max(int((y - oy) / fine), 0), BUSY_SPLIT * ny - 1)
-                busy[j * BUSY_SPLIT * nx + i] = 1
+                for spot in range(max(i - spread, 0), min(i + spread, mx - 1) + 1):
+                    busy[j * mx + spot] = 1
 
 
 @njit(cache=True, forceinline=True)
@@ -233,19 +238,35 @@ def search_reach(rk, motion, reach, extra, skin):
 
 
 @njit(cache=True, forceinline=True)
-def calm(busy, px, py, r, ox, oy, size, nx, ny):
-    """Whether no busy cell (:func:`still_rows`) lies within ``r`` of ``p`` (a neighbour
-    search's reach) along both axes."""
+def busy_spread(reach, extra, skin, size):
+    """How many cells of the busy grid (:func:`still_rows`) the widest neighbour search of
+    a step spans on either side of an agent's own (:func:`search_reach` of an agent of
+    ``r + |d|`` = ``reach``): a busy cell is marked along its row this far, so that
+    :func:`calm` reads one cell per row. The grid's cells are made as wide as that search
+    from the same figures: one more cell for a rounding would mark half as much again,
+    so a rounding is let off (:func:`calm` turns down the rare search wider than this)."""
+    cells = search_reach(reach, extra, reach, extra, skin) / (size / BUSY_SPLIT)
+    return max(int(math.ceil(cells - 1e-9)), 0)
+
+
+@njit(cache=True, forceinline=True)
+def calm(busy, px, py, r, ox, oy, size, nx, ny, spread):
+    """Whether no cell of the busy grid (:func:`still_rows`, its marks spread ``spread``
+    cells along their rows) lies within ``r`` of ``p`` (a neighbour search's reach) along
+    both axes: the rows within reach, each at the agent's own column (a search wider than
+    ``spread``, which :func:`busy_spread` rules out short of a rounding, is never calm)."""
     fine = size / BUSY_SPLIT
     mx = BUSY_SPLIT * nx
     i0 = max(int((px - r - ox) / fine), 0)
     i1 = min(int((px + r - ox) / fine), mx - 1)
     j0 = max(int((py - r - oy) / fine), 0)
     j1 = min(int((py + r - oy) / fine), BUSY_SPLIT * ny - 1)
+    own = min(max(int((px - ox) / fine), 0), mx - 1)
+    if i0 < own - spread or i1 > own + spread:
+        return False
     for cj in range(j0, j1 + 1):
-        for ci in range(i0, i1 + 1):
-            if busy[cj * mx + ci]:
-                return False
+        if busy[cj * mx + own]:
+            return False
     return True
 
 
@@ -281,7 +302,7 @@ def sort_cells(start, items, packed, c0, c1, axis, row):
 def cell_order(start, items, positions, radii, halves, moves, weights, displacements, intents,
                axis, packed, rest, known, pressure_now, last_positions, last_displacements,
                last_pressure, last_stops, last_obstacles, flat, last_flat, ox, oy, size, nx, ny,
-               still, busy, out, stops, obstacles, pressure, cells, done):
+               spread, still, busy, out, stops, obstacles, pressure, cells, done):
     """Sorts the agents of each cell of the grid taken from the queue ``cells`` by their
     coordinate ``axis`` (then index) in ``items`` (in place) and writes them in that
     order: ``packed``, each one's position, radius, core half length (3D) and ``|d|``
@@ -289,13 +310,14 @@ def cell_order(start, items, positions, radii, halves, moves, weights, displacem
     ``halves`` given, empty in 2D), and ``rest``, its weight, displacement and intent
     (2D: ``(n, 5)``, 3D: ``(n, 7)``); counts the agents written in ``done``
     (:func:`.row_queue.rows_done`) and returns only when every agent is (the threads
-    wait for each other: :func:`.row_queue.wait_rows`). The cells of a row of the grid then make one run of
-    memory sorted along it (a neighbour search reads the cells within reach in one
-    sweep), and the neighbours of an agent lie near it in memory. The threads of the 2D
+    wait for each other: :func:`.row_queue.wait_rows`). The cells of a row of the grid
+    then make one run of memory sorted along it (a neighbour search reads the cells
+    within reach in one sweep), and the neighbours of an agent lie near it in memory. The threads of the 2D
     and 3D ``crowd_step`` share the cells. When the step is ``known`` (the last one had
     the same figures: ``last_*``), tells those agents that are still
     (:func:`still_rows`, ``pressure_now`` their pressure now; ``flat``, ``last_flat``
-    their coordinates on the grid now and at the last step)."""
+    their coordinates on the grid now and at the last step; ``spread``:
+    :func:`busy_spread`)."""
     dim = positions.shape[1]
     width = packed.shape[1]
     row = np.empty(width)
@@ -321,8 +343,8 @@ def cell_order(start, items, positions, radii, halves, moves, weights, displacem
         if known:
             still_rows(start[c0], start[c1], items, positions, displacements, pressure_now,
                        last_positions, last_displacements, last_pressure, flat, last_flat,
-                       last_stops, last_obstacles, ox, oy, size, nx, ny, still, busy, out, stops,
-                       obstacles, pressure)
+                       last_stops, last_obstacles, ox, oy, size, nx, ny, spread, still, busy, out,
+                       stops, obstacles, pressure)
         rows_done(done, start[c1] - start[c0])
     wait_rows(done, items.shape[0])
 
@@ -593,7 +615,8 @@ def crowd_step(blob, positions, radii, moves, weights, displacements, intents, p
                borrow(intents), 0, borrow(packed), borrow(rest), known, borrow(pressure_now),
                borrow(last_positions), borrow(last_displacements), borrow(last_pressure),
                borrow(last_stops), borrow(last_obstacles), borrow(positions),
-               borrow(last_positions), ox, oy, size, nx, ny, borrow(still), borrow(busy),
+               borrow(last_positions), ox, oy, size, nx, ny,
+               busy_spread(reach, separation + dmax, skin, size), borrow(still), borrow(busy),
                borrow(out), borrow(stops), borrow(obstacles), borrow(pressure), cells, done)
     world = unpack_world(blob)
     contacts_buffer = np.empty((1, CONTACT_FIELDS))
@@ -640,6 +663,7 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
     extra = separation + dmax
     rounding = ROUNDING * scale
     grain = pressure_grain(dmax)
+    spread = busy_spread(reach, extra, skin, size)
     while True:
         first, stop = resume_rows(pending, queue)
         if first >= stop:
@@ -652,7 +676,7 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
             move_k = packed[row, 3]
             if still[items[row]]:
                 if calm(busy, px, py, search_reach(rk, move_k + extra, reach, extra, skin), ox,
-                        oy, size, nx, ny):
+                        oy, size, nx, ny, spread):
                     continue        # at rest: the last step's answers stand
                 still[items[row]] = 0
             wk = rest[row, 0]

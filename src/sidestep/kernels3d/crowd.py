@@ -49,8 +49,8 @@ import numpy as np
 from numba import njit
 
 from ..kernels.borrow import borrow
-from ..kernels.crowd import (ROUNDING, _golden, _share, calm, cell_order, on_grain,
-                              pressure_grain, search_reach, wish_terms)
+from ..kernels.crowd import (ROUNDING, _golden, _share, busy_spread, calm, cell_order,
+                              on_grain, pressure_grain, search_reach, wish_terms)
 from ..kernels.moves import MODE_BLOCK, MODE_GHOST, MODE_SLIDE, STOP_BLOCKED, STOP_DONE, STOP_SLID
 from ..kernels.row_queue import resume_rows
 from .moves import CONTACT_FIELDS, _move
@@ -273,7 +273,8 @@ def crowd_step(world, positions, radii, halves, moves, weights, displacements, i
                (up + 1) % 3, borrow(packed), borrow(rest), known, borrow(pressure_now),
                borrow(last_positions), borrow(last_displacements), borrow(last_pressure),
                borrow(last_stops), borrow(last_obstacles), borrow(flat), borrow(last_flat), ox,
-               oy, size, nx, ny, borrow(still), borrow(busy), borrow(out), borrow(stops),
+               oy, size, nx, ny, busy_spread(reach, separation + dmax, skin, size),
+               borrow(still), borrow(busy), borrow(out), borrow(stops),
                borrow(obstacles), borrow(pressure), cells, done)
     world = borrowed(world)
     contacts_buffer = np.empty((1, CONTACT_FIELDS))
@@ -323,6 +324,7 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, reac
     tolerance = 0.25 * skin
     rounding = ROUNDING * scale
     grain = pressure_grain(dmax)
+    spread = busy_spread(reach, extra, skin, size)
     while True:
         first, stop = resume_rows(pending, queue)
         if first >= stop:
@@ -337,7 +339,7 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, reac
             if still[items[row]]:
                 if calm(busy, packed[row, a0], packed[row, a1],
                         search_reach(rk, move_k + extra, reach, extra, skin), ox, oy, size, nx,
-                        ny):
+                        ny, spread):
                     continue        # at rest: the last step's answers stand
                 still[items[row]] = 0
             wk = rest[row, 0]
