@@ -249,6 +249,16 @@ def busy_spread(reach, extra, skin, size):
     return max(int(math.ceil(cells - 1e-9)), 0)
 
 
+@njit(cache=True, inline="always")
+def touch_base(rk, motion, extra, skin):
+    """An agent's part of the distance within which a neighbour could touch it during the
+    step (radius ``rk``, moving at most ``motion``): a neighbour of radius ``r`` and
+    displacement ``|d|`` is within ``touch_base + (r + |d|)`` (it moves at most ``|d| +
+    extra``). Summed once per agent, not per neighbour (:func:`_neighbours`, and the 3D
+    search)."""
+    return rk + motion + extra + skin
+
+
 @njit(cache=True, forceinline=True)
 def calm(busy, px, py, r, ox, oy, size, nx, ny, spread):
     """Whether no cell of the busy grid (:func:`still_rows`, its marks spread ``spread``
@@ -312,11 +322,11 @@ def cell_order(start, items, positions, radii, halves, moves, weights, displacem
     (:func:`.row_queue.rows_done`) and returns only when every agent is (the threads
     wait for each other: :func:`.row_queue.wait_rows`). The cells of a row of the grid
     then make one run of memory sorted along it (a neighbour search reads the cells
-    within reach in one sweep), and the neighbours of an agent lie near it in memory. The threads of the 2D
-    and 3D ``crowd_step`` share the cells. When the step is ``known`` (the last one had
-    the same figures: ``last_*``), tells those agents that are still
-    (:func:`still_rows`, ``pressure_now`` their pressure now; ``flat``, ``last_flat``
-    their coordinates on the grid now and at the last step; ``spread``:
+    within reach in one sweep), and the neighbours of an agent lie near it in memory.
+    The threads of the 2D and 3D ``crowd_step`` share the cells. When the step is
+    ``known`` (the last one had the same figures: ``last_*``), tells those agents that
+    are still (:func:`still_rows`, ``pressure_now`` their pressure now; ``flat``,
+    ``last_flat`` their coordinates on the grid now and at the last step; ``spread``:
     :func:`busy_spread`)."""
     dim = positions.shape[1]
     width = packed.shape[1]
@@ -484,6 +494,7 @@ def _neighbours(packed, row, px, py, rk, motion, reach, extra, skin, ox, oy, siz
     j1 = min(int((py + r - oy) / size), ny - 1)
     capacity = out.shape[0]
     count = 0
+    own = touch_base(rk, motion, extra, skin)
     for cj in range(j0, j1 + 1):
         first = start[cj * nx + i0]
         last = start[cj * nx + i1 + 1]
@@ -495,7 +506,7 @@ def _neighbours(packed, row, px, py, rk, motion, reach, extra, skin, ox, oy, siz
         for t in range(first, last):
             ex = packed[t, 0] - px
             ey = packed[t, 1] - py
-            within = rk + packed[t, 2] + motion + packed[t, 3] + extra + skin
+            within = own + (packed[t, 2] + packed[t, 3])
             near = ex * ex + ey * ey < within * within and t != row
             if roomy:
                 # No branch on ``near`` (it is a coin toss): write, then count or not.
@@ -552,8 +563,9 @@ def _cell(packed, rest, items, row, neighbours, count, scale, pairs):
         dy = packed[j, 1] - py
         dist = math.sqrt(dx * dx + dy * dy)
         if dist > 1e-12 * scale:
-            pairs[t, 0] = dx / dist
-            pairs[t, 1] = dy / dist
+            inverse = 1.0 / dist            # one division, not two
+            pairs[t, 0] = dx * inverse
+            pairs[t, 1] = dy * inverse
         else:
             pairs[t, 0] = 0.0
             pairs[t, 1] = 0.0

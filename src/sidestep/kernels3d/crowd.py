@@ -50,7 +50,7 @@ from numba import njit
 
 from ..kernels.borrow import borrow
 from ..kernels.crowd import (ROUNDING, _golden, _share, busy_spread, calm, cell_order,
-                              on_grain, pressure_grain, search_reach, wish_terms)
+                              on_grain, pressure_grain, search_reach, touch_base, wish_terms)
 from ..kernels.moves import MODE_BLOCK, MODE_GHOST, MODE_SLIDE, STOP_BLOCKED, STOP_DONE, STOP_SLID
 from ..kernels.row_queue import resume_rows
 from .moves import CONTACT_FIELDS, _move
@@ -145,6 +145,7 @@ def _neighbours(packed, row, up, a0, a1, motion, reach, extra, skin, ox, oy, siz
     hi = h0 + r + 1e-9 * scale
     capacity = out.shape[0]
     count = 0
+    own = touch_base(rk, motion, extra, skin)
     for cj in range(j0, j1 + 1):
         first = start[cj * nx + i0]
         last = start[cj * nx + i1 + 1]
@@ -157,7 +158,7 @@ def _neighbours(packed, row, up, a0, a1, motion, reach, extra, skin, ox, oy, siz
                 break
             ex, ey, ez = _offset(px, py, pz, hk, packed[t, 0], packed[t, 1], packed[t, 2],
                                  packed[t, 4], up)
-            within = rk + packed[t, 3] + motion + packed[t, 5] + extra + skin
+            within = own + (packed[t, 3] + packed[t, 5])
             near = ex * ex + ey * ey + ez * ez < within * within and t != row
             if roomy:
                 # No branch on ``near`` (it is a coin toss): write, then count or not.
@@ -214,9 +215,10 @@ def _cell(packed, rest, items, row, neighbours, count, up, a0, a1, scale, pairs)
                              packed[j, 4], up)
         dist = math.sqrt(dx * dx + dy * dy + dz * dz)
         if dist > 1e-12 * scale:
-            pairs[t, 0] = dx / dist
-            pairs[t, 1] = dy / dist
-            pairs[t, 2] = dz / dist
+            inverse = 1.0 / dist            # one division, not three
+            pairs[t, 0] = dx * inverse
+            pairs[t, 1] = dy * inverse
+            pairs[t, 2] = dz * inverse
         else:
             pairs[t, 0] = 0.0
             pairs[t, 1] = 0.0
