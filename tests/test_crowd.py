@@ -487,6 +487,65 @@ def test_a_resting_group_is_kept_as_it_is():
     assert not second.resting.flags.writeable and not second.obstacle.flags.writeable
 
 
+def _walled_room():
+    """A room 40 x 20 with a wall across it (a gap in its middle) and a slanting one in
+    its west half (at every distance from the cells of the agents' grid), 300 agents
+    west of that; the walls as ``(k, 4)`` segments too."""
+    walls = np.array([(-20, -10, 20, -10), (20, -10, 20, 10), (20, 10, -20, 10),
+                      (-20, 10, -20, -10), (0, -10, 0, -1), (0, 1, 0, 10), (-7, -9, -4, 5)],
+                     dtype=float)
+    world = World2D()
+    world.add_walls(walls[:, :2], walls[:, 2:])
+    rng = np.random.default_rng(3)
+    g = np.stack(np.meshgrid(np.arange(-19.2, -8.5, 0.8), np.arange(-8.4, 8.5, 0.8)), -1)
+    start = g.reshape(-1, 2)[rng.choice(14 * 22, 300, replace=False)]
+    return world, start + rng.uniform(-0.05, 0.05, (300, 2)), walls
+
+
+def test_agents_in_open_cells_end_where_the_world_would_put_them():
+    # Cells of the agents' grid with no wall near skip the world query: the ends, stops
+    # and obstacles must be those of a crowd that asks the world for every agent.
+    world, start, _ = _walled_room()
+    fast = Crowd(world, start, 0.3)
+    asking = Crowd(world, start, 0.3)
+    goal = np.array([16.0, 0.0])
+    told = []
+    for k in range(60):
+        d = _towards(fast.positions, goal, 0.3)
+        if asking._history is not None:
+            asking._history.open_cells[:] = 2          # every cell told: not open
+        a = fast.step(d)
+        b = asking.step(d)
+        np.testing.assert_array_equal(a.positions, b.positions)
+        np.testing.assert_array_equal(a.stop, b.stop)
+        np.testing.assert_array_equal(a.obstacle, b.obstacle)
+        told.append(np.bincount(fast._history.open_cells, minlength=3))
+    told = np.array(told)
+    assert told[-1, 1] > 0 and told[-1, 2] > 0         # open cells and walled ones both
+    assert (a.obstacle >= 0).any()                     # some agents met the walls
+
+
+def test_open_cells_have_no_wall_within_their_reach():
+    # Against a NumPy reference: the distance from each open cell's centre to every wall
+    # is more than its half diagonal plus the reach of any agent in it.
+    world, start, walls = _walled_room()
+    crowd = Crowd(world, start, 0.3)
+    for _ in range(40):                        # the crowd spreads over the slanting wall
+        crowd.step(_towards(crowd.positions, np.array([16.0, 0.0]), 0.3))
+    past = crowd._history
+    code, reach, dmax, separation = past.params[:4]
+    ox, oy, size, nx, ny = past.params[-5:]
+    skin, margin = world._tolerances()[:2]
+    state = past.open_cells.reshape(ny, nx)
+    assert (state == 1).sum() > 0 and (state == 2).sum() > 0
+    for j, i in zip(*np.nonzero(state == 1)):
+        c = np.array([ox + (i + 0.5) * size, oy + (j + 0.5) * size])
+        ab = walls[:, 2:] - walls[:, :2]
+        t = np.clip(((c - walls[:, :2]) * ab).sum(1) / (ab * ab).sum(1), 0, 1)
+        gap = np.linalg.norm(c - (walls[:, :2] + t[:, None] * ab), axis=1).min()
+        assert gap > np.sqrt(0.5) * size + reach + separation + dmax + skin
+
+
 def test_agents_at_rest_wake_when_a_neighbour_or_the_world_changes():
     world = World2D()
     wall = world.add_walls([(1.0, -5.0)], [(1.0, 5.0)])

@@ -203,16 +203,19 @@ class _Agents:
 
     def _buffers(self, params: tuple[object, ...], grid: tuple[float, float, float, int, int]
                  ) -> tuple[tuple[object, ...], FloatArray, NDArray[np.uint8],
-                            NDArray[np.uint8], FloatArray, IntArray, IntArray, FloatArray]:
+                            NDArray[np.uint8], NDArray[np.uint8], FloatArray, IntArray,
+                            IntArray, FloatArray]:
         """What a step's kernel takes about the last step, and the step's outputs:
-        ``(last, last_flat, still, busy, out, stops, obstacles, pressure)``.
+        ``(last, last_flat, still, busy, open_cells, out, stops, obstacles, pressure)``.
 
         ``params`` are every figure the step depends on besides the agents' own (mode,
         tolerances, the world's version, the grid ``(ox, oy, size, nx, ny)``): only when
         they are the last step's can an agent be at rest. ``last`` is then ``(1, the
         pressure now, the last step's positions, displacements, pressure, stop codes,
         obstacles)`` and ``last_flat`` its grid coordinates, else 0 and empty arrays;
-        ``still`` and ``busy``: zeros (see :func:`sidestep.kernels.crowd.still_rows`).
+        ``still`` and ``busy``: zeros (see :func:`sidestep.kernels.crowd.still_rows`);
+        ``open_cells``: the grid's cells with no obstacle near, as the last step told them
+        (:func:`sidestep.kernels.crowd.open_cell`), else zeros (none told).
         """
         n = len(self._ids)
         dim = self._DIM
@@ -224,19 +227,21 @@ class _Agents:
             last: tuple[object, ...] = (0, self._pressure, none, none, none,
                                         np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64))
             return (last, np.empty((0, 2)), np.zeros(n, dtype=np.uint8),
-                    np.zeros(1, dtype=np.uint8), *outputs)
+                    np.zeros(1, dtype=np.uint8), np.zeros(grid[3] * grid[4], dtype=np.uint8),
+                    *outputs)
         last = (1, self._pressure, past.positions, past.displacements, past.pressure,
                 past.stops, past.obstacles)
         return (last, past.flat, np.zeros(n, dtype=np.uint8),
-                np.zeros(_kc.BUSY_SPLIT ** 2 * grid[3] * grid[4], dtype=np.uint8), *outputs)
+                np.zeros(_kc.BUSY_SPLIT ** 2 * grid[3] * grid[4], dtype=np.uint8),
+                past.open_cells, *outputs)
 
     def _finish(self, params: tuple[object, ...], d: FloatArray, flat: FloatArray,
                 out: FloatArray, stops: IntArray, obstacles: IntArray,
-                pressure: FloatArray) -> None:
-        """Keep what the next step needs to tell the agents at rest, then take the ends
-        and the pressure."""
+                pressure: FloatArray, open_cells: NDArray[np.uint8]) -> None:
+        """Keep what the next step needs to tell the agents at rest (and the open cells),
+        then take the ends and the pressure."""
         self._history = _History(params, self._positions, flat, d.copy(), self._pressure,
-                                 stops, obstacles)
+                                 stops, obstacles, open_cells)
         self._positions = out
         self._pressure = pressure
 
@@ -322,13 +327,14 @@ class Crowd(_Agents):
         ox, oy, size, nx, ny, start, items = grid
         blob = world._store.pack()
         params = self._params(world, (code, reach, dmax, separation), grid[:5])
-        last, _, still, busy, out, stops, obstacles, pressure = self._buffers(params, grid[:5])
+        last, _, still, busy, open_cells, out, stops, obstacles, pressure = self._buffers(
+            params, grid[:5])
         run_rows(_kc.crowd_step, n, blob, p, self._radii, moves, self._weights, d, intents,
                  np.empty((n, 4)), np.empty((n, 5)), items, start, ox, oy, size, nx, ny,
                  reach, dmax, code, separation, skin, margin, slack, min_motion,
-                 world._max_iterations, *last, still, busy, out, stops, obstacles, pressure,
-                 *_cells(nx * ny))
-        self._finish(params, d, p, out, stops, obstacles, pressure)
+                 world._max_iterations, *last, still, busy, open_cells, out, stops, obstacles,
+                 pressure, *_cells(nx * ny))
+        self._finish(params, d, p, out, stops, obstacles, pressure, open_cells)
         # The crowd's arrays are replaced, never written in place (each step makes a new
         # ``out``; add and remove make new arrays): the record holds read-only views of
         # them instead of copies (a tenth of a millisecond a step for 10,000 agents).
@@ -347,6 +353,7 @@ class _History:
     pressure: FloatArray
     stops: IntArray
     obstacles: IntArray
+    open_cells: NDArray[np.uint8]
 
 
 def _cells(count: int) -> tuple[IntArray, IntArray]:

@@ -182,14 +182,15 @@ class Crowd3D(_Agents):
         ox, oy, size, nx, ny, start, items = grid
         blob = world._store.pack()
         params = self._params(world, (code, reach, dmax, separation), grid[:5], scale)
-        last, last_flat, still, busy, out, stops, obstacles, pressure = self._buffers(
-            params, grid[:5])
+        # (The 3D world has no open cells yet: each move asks the world.)
+        last, last_flat, still, busy, open_cells, out, stops, obstacles, pressure = \
+            self._buffers(params, grid[:5])
         run_rows(_kc3.crowd_step, n, blob, p, self._radii, self._halves, moves, self._weights,
                  d, intents, np.empty((n, _kc3.PACKED)), np.empty((n, 7)), items, start, ox, oy,
                  size, nx, ny, up, reach, dmax, code, separation, skin, margin, slack,
                  min_motion, world._max_iterations, scale, *last, flat, last_flat, still, busy,
                  out, stops, obstacles, pressure, *_cells(nx * ny))
-        self._finish(params, d, flat, out, stops, obstacles, pressure)
+        self._finish(params, d, flat, out, stops, obstacles, pressure, open_cells)
         # Views, not copies, as Crowd.step: the crowd replaces its arrays, never writes them.
         return _CrowdStep3D(_read_only(self._ids), _read_only(out), _read_only(obstacles),
                             _read_only(still.view(np.bool_)), stops, self._radii, 2.0 * skin,

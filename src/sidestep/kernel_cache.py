@@ -71,7 +71,7 @@ KERNELS: dict[str, tuple[str, float]] = {
     "world:separation_item": ("W i f f", 0.4),
     # Crowds (2D): the step calls a move per agent, as move_agents does.
     "crowd:crowd_step": ("F1 F2 F1 F1 F1 F2 F2 F2 F2 I1 I1 f f f i i f f i f f f f f i i F2 F2 F2 "
-                         "F2 I1 I1 U1 U1 F2 I1 I1 F2 I1 I1 I1", 5),
+                         "F2 I1 I1 U1 U1 U1 F2 I1 I1 F2 I1 I1 I1", 5),
     "crowd:grid_agents": ("F2 f", 0.2),
     "crowd:step_figures": ("F2 F2 F1", 0.2),
     "crowd:touching_pairs": ("F2 F1 f f f i i I1 I1 f", 0.8),

@@ -31,7 +31,9 @@ One step moves every agent at once, each from where all of them started
    half-planes the wish breaks, added one at a time: the active set stays a
    handful however many neighbours there are, and each answer lies on the
    line of the half-plane added last), then
-   the world move (``slide``: sliding along walls, never into them). If
+   the world move (``slide``: sliding along walls, never into them; an agent
+   in a cell of the grid with no obstacle near, :func:`open_cell`, slides
+   untouched without asking the world, as its slide would find). If
    sliding took the end out of the cell, the move is tried again along the
    chord it took, clipped to the cell; failing that (the clipped chord pressed
    into the world again: an agent pushing along a wall into a neighbour) along
@@ -58,7 +60,7 @@ from numba import njit
 
 from .borrow import borrow
 from .moves import (CONTACT_FIELDS, MODE_BLOCK, MODE_GHOST, MODE_SLIDE, STOP_BLOCKED,
-                    STOP_DONE, STOP_SLID, move_agent)
+                    STOP_DONE, STOP_SLID, move_agent, open_around)
 from .planes import corner, solve_planes
 from .row_queue import next_rows, resume_rows, rows_done, wait_rows
 from .world import SCRATCH_FLOATS, SCRATCH_INTS, borrowed, unpack_world
@@ -536,6 +538,24 @@ def _inside_cell(pairs, count, vx, vy, tolerance, rounding):
 
 
 @njit(cache=True, forceinline=True)
+def open_cell(world, open_cells, px, py, ox, oy, size, nx, ny, motion, skin, margin):
+    """Whether the agents' grid cell holding ``p`` has no obstacle near: every agent in it
+    (radius plus motion at most ``motion``: the step's ``reach + extra``) slides untouched
+    (:func:`~sidestep.kernels.moves.open_around` from the cell's centre, over its half
+    diagonal). Told once per cell, in ``open_cells`` (0: not yet, 1: open, 2: not; the
+    threads may both tell a cell: they write the same)."""
+    i = min(max(int((px - ox) / size), 0), nx - 1)
+    j = min(max(int((py - oy) / size), 0), ny - 1)
+    c = j * nx + i
+    if open_cells[c] == 0:
+        half = 0.7072 * size              # half the diagonal, rounded up
+        seen = open_around(world, ox + (i + 0.5) * size, oy + (j + 0.5) * size,
+                           half + motion + skin + margin, skin, margin)
+        open_cells[c] = 1 if seen else 2
+    return open_cells[c] == 1
+
+
+@njit(cache=True, forceinline=True)
 def _along_within(pairs, count, cx, cy):
     """The largest ``f`` in ``[0, 1]`` with ``f * c`` inside the cell (``pairs[:count]``,
     see :func:`_cell`): how far along ``c`` the agent may go."""
@@ -586,7 +606,7 @@ def crowd_step(blob, positions, radii, moves, weights, displacements, intents, p
                items, start, ox, oy, size, nx, ny, reach, dmax, mode, separation, skin, margin,
                slack, min_motion, max_iterations, known, pressure_now, last_positions,
                last_displacements, last_pressure, last_stops, last_obstacles, still, busy,
-               out, stops, obstacles, pressure, cells, done, queue):
+               open_cells, out, stops, obstacles, pressure, cells, done, queue):
     """One step of every agent whose row is taken from ``queue`` (see the module).
 
     First the threads share the ordering of the agents (:func:`cell_order`,
@@ -615,7 +635,10 @@ def crowd_step(blob, positions, radii, moves, weights, displacements, intents, p
     and ``pressure`` are the last step's answers (its position, stop code,
     obstacle and pressure), which a step worked out again would give to the
     bit. ``still`` comes out marking those agents only (a still agent that
-    was worked out after all is cleared).
+    was worked out after all is cleared). ``open_cells (nx * ny,) uint8``
+    tells the cells of the grid with no obstacle near (:func:`open_cell`; 0:
+    not told yet, zeros when the grid or the world changed): an agent in such
+    a cell moves without a world query.
     Releases the GIL; a row's result does not depend on which thread took
     it. Every array is read through a borrowed view
     (:mod:`~sidestep.kernels.borrow`): the threads share them, and counting
@@ -648,7 +671,8 @@ def crowd_step(blob, positions, radii, moves, weights, displacements, intents, p
         needed = _step_rows(world, borrow(packed), borrow(rest), borrow(items),
                             borrow(start), ox, oy, size, nx, ny, reach,
                             dmax, mode, separation, skin, margin, slack, min_motion,
-                            max_iterations, borrow(still), borrow(busy), borrow(out),
+                            max_iterations, borrow(still), borrow(busy), borrow(open_cells),
+                            borrow(out),
                             borrow(stops), borrow(obstacles),
                             borrow(pressure), borrow(contacts_buffer), borrow(wf_buffer),
                             borrow(wi_buffer), borrow(qp_buffer), borrow(neighbours_buffer),
@@ -662,9 +686,9 @@ def crowd_step(blob, positions, radii, moves, weights, displacements, intents, p
 
 @njit(cache=True, forceinline=False)
 def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, dmax, mode,
-               separation, skin, margin, slack, min_motion, max_iterations, still, busy, out,
-               stops, obstacles, pressure, contacts, wf, wi, qp, neighbours, pairs, pending,
-               queue):
+               separation, skin, margin, slack, min_motion, max_iterations, still, busy,
+               open_cells, out, stops, obstacles, pressure, contacts, wf, wi, qp, neighbours,
+               pairs, pending, queue):
     """:func:`crowd_step`'s work: the rows ``pending [first, stop)`` left by the last
     call, then rows from ``queue`` until none are left (returns 0). An agent with more
     neighbours than ``neighbours`` holds is left undone with the rest of its chunk
@@ -735,6 +759,11 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
             wy = dy + yy + sy
             # 4. Into the cell, then through the world.
             agent_mode = MODE_SLIDE if mode == MODE_GHOST else mode
+            # Sliding in a cell with no obstacle near: the world would let every motion
+            # (at most |d| + extra) through untouched.
+            open_here = agent_mode == MODE_SLIDE and \
+                open_cell(world, open_cells, px, py, ox, oy, size, nx, ny, reach + extra, skin,
+                          margin)
             if mode == MODE_BLOCK:
                 ok = _inside_cell(pairs, count, wx, wy, 0.0, rounding)
                 vx = wx if ok else 0.0
@@ -764,9 +793,16 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
                     vy = f * cy
                     if vx * vx + vy * vy <= min_motion * min_motion:
                         break
-                x2, y2, code2, n2, _ = move_agent(
-                    world, px, py, vx, vy, rk, agent_mode, skin, margin, slack, min_motion,
-                    max_iterations, wf, wi, contacts)
+                if open_here and math.sqrt(vx * vx + vy * vy) > min_motion:
+                    # As the slide's own first test would find (see open_cell).
+                    x2 = px + vx
+                    y2 = py + vy
+                    code2 = STOP_DONE
+                    n2 = 0
+                else:
+                    x2, y2, code2, n2, _ = move_agent(
+                        world, px, py, vx, vy, rk, agent_mode, skin, margin, slack,
+                        min_motion, max_iterations, wf, wi, contacts)
                 if attempt == 0:
                     cx = x2 - px
                     cy = y2 - py

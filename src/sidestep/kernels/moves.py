@@ -491,6 +491,19 @@ def _sweep(world, px, py, vx, vy, radius, skin, n_planes, wi):
     return fraction, hit, hnx, hny
 
 
+@njit(cache=True, forceinline=False)
+def open_around(world, px, py, reach, skin, margin):
+    """Whether no obstacle lies within ``reach + max(margin, skin)`` of ``p``, nor is
+    there any solid area in the world: then a disc of radius ``r`` anywhere within ``a``
+    of ``p`` sliding by ``d`` with ``a + r + max(margin, |d| + skin) <= reach +
+    max(margin, skin)`` and ``|d| > min_motion`` meets nothing and ends at ``p + d``
+    (:func:`slide`'s first test, :func:`_clear`, on a disc that holds its reach). For
+    callers that move many discs in one region (the crowd steps)."""
+    if world.n_areas > 0:
+        return False
+    return _clear(world, px, py, 0.0, 0.0, reach, skin, margin)
+
+
 @njit(cache=True, forceinline=True)
 def slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
           max_iterations, wf, wi, contacts):
