@@ -493,12 +493,13 @@ def _sweep(world, px, py, vx, vy, radius, skin, n_planes, wi):
 
 @njit(cache=True, forceinline=False)
 def open_around(world, px, py, reach, skin, margin):
-    """Whether no obstacle lies within ``reach + max(margin, skin)`` of ``p``, nor is
-    there any solid area in the world: then a disc of radius ``r`` anywhere within ``a``
-    of ``p`` sliding by ``d`` with ``a + r + max(margin, |d| + skin) <= reach +
-    max(margin, skin)`` and ``|d| > min_motion`` meets nothing and ends at ``p + d``
-    (:func:`slide`'s first test, :func:`_clear`, on a disc that holds its reach). For
-    callers that move many discs in one region (the crowd steps)."""
+    """Whether no obstacle lies within ``reach`` of ``p`` (:func:`_clear` of a disc of
+    radius ``reach`` standing there), nor is there any solid area in the world: then a
+    disc of radius ``r`` anywhere within ``a`` of ``p`` sliding by ``d``, with ``a + r +
+    |d| + skin + margin <= reach`` and ``|d| > min_motion``, meets nothing and ends at
+    ``p + d``: every cell and item :func:`slide`'s own first test (:func:`_clear`) would
+    read for it lies within ``reach`` of ``p``. For callers that move many discs in one
+    region (the crowd steps)."""
     if world.n_areas > 0:
         return False
     return _clear(world, px, py, 0.0, 0.0, reach, skin, margin)
