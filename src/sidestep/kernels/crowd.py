@@ -230,13 +230,24 @@ def on_grain(value, grain):
 
 
 @njit(cache=True, inline="always")
+def touch_base(rk, motion, extra, skin):
+    """An agent's part of the distance within which a neighbour could touch it during the
+    step (radius ``rk``, moving at most ``motion``): a neighbour of radius ``r`` and
+    displacement ``|d|`` is within ``touch_base + (r + |d|)`` (it moves at most ``|d| +
+    extra``). Summed once per agent, not per neighbour (:func:`_neighbours`, and the 3D
+    search)."""
+    return rk + motion + extra + skin
+
+
+@njit(cache=True, inline="always")
 def search_reach(rk, motion, reach, extra, skin):
     """How far from an agent (radius ``rk``, moving at most ``motion``) its neighbour
     search looks along each axis: no agent (each at most ``reach`` of radius and
     displacement, moving ``extra`` more) beyond it can touch it during the step. The
     search (:func:`_neighbours`, and the 3D one) and the test for agents at rest
-    (:func:`calm`) both look this far."""
-    return rk + motion + reach + extra + skin
+    (:func:`calm`) both look this far: :func:`touch_base` plus ``reach``, so that no
+    neighbour's touching distance exceeds it, rounding included."""
+    return touch_base(rk, motion, extra, skin) + reach
 
 
 @njit(cache=True, forceinline=True)
@@ -249,16 +260,6 @@ def busy_spread(reach, extra, skin, size):
     so a rounding is let off (:func:`calm` turns down the rare search wider than this)."""
     cells = search_reach(reach, extra, reach, extra, skin) / (size / BUSY_SPLIT)
     return max(int(math.ceil(cells - 1e-9)), 0)
-
-
-@njit(cache=True, inline="always")
-def touch_base(rk, motion, extra, skin):
-    """An agent's part of the distance within which a neighbour could touch it during the
-    step (radius ``rk``, moving at most ``motion``): a neighbour of radius ``r`` and
-    displacement ``|d|`` is within ``touch_base + (r + |d|)`` (it moves at most ``|d| +
-    extra``). Summed once per agent, not per neighbour (:func:`_neighbours`, and the 3D
-    search)."""
-    return rk + motion + extra + skin
 
 
 @njit(cache=True, forceinline=True)
@@ -759,17 +760,17 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
             wy = dy + yy + sy
             # 4. Into the cell, then through the world.
             agent_mode = MODE_SLIDE if mode == MODE_GHOST else mode
-            # Sliding in a cell with no obstacle near: the world would let every motion
-            # (at most |d| + extra) through untouched.
-            open_here = agent_mode == MODE_SLIDE and \
-                open_cell(world, open_cells, px, py, ox, oy, size, nx, ny, reach + extra, skin,
-                          margin)
             if mode == MODE_BLOCK:
                 ok = _inside_cell(pairs, count, wx, wy, 0.0, rounding)
                 vx = wx if ok else 0.0
                 vy = wy if ok else 0.0
             else:
                 vx, vy, ok = _clip_to_cell(pairs, count, wx, wy, slack, qp)
+            # Sliding in a cell with no obstacle near: the world would let every motion
+            # (at most |d| + extra) through untouched. Asked only of an agent that moves.
+            open_here = ok and agent_mode == MODE_SLIDE and \
+                open_cell(world, open_cells, px, py, ox, oy, size, nx, ny, reach + extra, skin,
+                          margin)
             x = px
             y = py
             code = STOP_BLOCKED
