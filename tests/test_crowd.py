@@ -458,7 +458,7 @@ def test_calm_reads_every_busy_cell_within_a_search():
         there = here + rng.uniform(-0.2, 0.2, (1, 2))        # not still: it moved
         busy = np.zeros(kc.BUSY_SPLIT ** 2 * nx * ny, dtype=np.uint8)
         nothing = np.zeros((1, 2))
-        kc.still_rows(0, 1, np.zeros(1, dtype=np.int64), here, nothing, nothing, there,
+        kc.still_rows(0, 1, here, nothing, nothing, there,
                       nothing, nothing, here, there, np.zeros(1, dtype=np.int64),
                       np.zeros(1, dtype=np.int64), ox, oy, size, nx, ny, spread,
                       np.zeros(1, dtype=np.uint8), busy, np.empty((1, 2)),

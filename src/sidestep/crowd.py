@@ -333,7 +333,7 @@ class Crowd(_Agents):
                  np.empty((n, 4)), np.empty((n, 5)), items, start, ox, oy, size, nx, ny,
                  reach, dmax, code, separation, skin, margin, slack, min_motion,
                  world._max_iterations, *last, still, busy, open_cells, out, stops, obstacles,
-                 pressure, *_cells(nx * ny))
+                 pressure, *_cells(nx * ny, n))
         self._finish(params, d, p, out, stops, obstacles, pressure, open_cells)
         # The crowd's arrays are replaced, never written in place (each step makes a new
         # ``out``; add and remove make new arrays): the record holds read-only views of
@@ -356,10 +356,13 @@ class _History:
     open_cells: NDArray[np.uint8]
 
 
-def _cells(count: int) -> tuple[IntArray, IntArray]:
-    """A step's queue of the agents' grid cells (:func:`sidestep.kernels.crowd.cell_order`)
-    and the count of agents ordered: the threads of a step share the ordering."""
-    return row_queue(0, count, max(1, count // CELL_CHUNKS)), np.zeros(1, dtype=np.int64)
+def _cells(count: int, n: int) -> tuple[IntArray, IntArray]:
+    """A step's queues ``(2, 3)`` of the agents' grid cells and of its ``n`` agents
+    (:func:`sidestep.kernels.crowd.cell_order`) and the count of rows done: the threads of
+    a step share the ordering and the test for agents at rest."""
+    queues = np.stack([row_queue(0, count, max(1, count // CELL_CHUNKS)),
+                       row_queue(0, n, max(1, n // CELL_CHUNKS))])
+    return queues, np.zeros(1, dtype=np.int64)
 
 
 def _round_up(value: float) -> float:

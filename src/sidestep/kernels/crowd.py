@@ -159,10 +159,10 @@ def step_figures(displacements, pressure, radii):
 
 
 @njit(cache=True, forceinline=True)
-def still_rows(first, stop, items, positions, displacements, pressure_now, last_positions,
+def still_rows(first, stop, positions, displacements, pressure_now, last_positions,
                last_displacements, last_pressure, flat, last_flat, last_stops, last_obstacles,
                ox, oy, size, nx, ny, spread, still, busy, out, stops, obstacles, pressure):
-    """Which of the agents ``items[first:stop]`` are still, and which cells lie near none
+    """Which of the agents ``first <= k < stop`` are still, and which cells lie near none
     but such: marks ``still (n,) uint8`` (by agent index) and ``busy (BUSY_SPLIT**2 * nx *
     ny,) uint8`` (zeros before), the cells of the grid split :data:`BUSY_SPLIT` times
     along each axis; a cell is marked when an agent that is not still lies in a cell of
@@ -183,8 +183,7 @@ def still_rows(first, stop, items, positions, displacements, pressure_now, last_
     """
     fine = size / BUSY_SPLIT
     mx = BUSY_SPLIT * nx
-    for t in range(first, stop):
-        k = items[t]
+    for k in range(first, stop):
         keep = True
         for c in range(positions.shape[1]):
             if positions[k, c] != last_positions[k, c] or \
@@ -316,7 +315,7 @@ def cell_order(start, items, positions, radii, halves, moves, weights, displacem
                axis, packed, rest, known, pressure_now, last_positions, last_displacements,
                last_pressure, last_stops, last_obstacles, flat, last_flat, ox, oy, size, nx, ny,
                spread, still, busy, out, stops, obstacles, pressure, cells, done):
-    """Sorts the agents of each cell of the grid taken from the queue ``cells`` by their
+    """Sorts the agents of each cell of the grid taken from the queue ``cells[0]`` by their
     coordinate ``axis`` (then index) in ``items`` (in place) and writes them in that
     order: ``packed``, each one's position, radius, core half length (3D) and ``|d|``
     (2D: ``(n, 4)`` ``x, y, r, |d|``; 3D: ``(n, 6)`` ``x, y, z, r, half, |d|``, with
@@ -327,15 +326,16 @@ def cell_order(start, items, positions, radii, halves, moves, weights, displacem
     then make one run of memory sorted along it (a neighbour search reads the cells
     within reach in one sweep), and the neighbours of an agent lie near it in memory.
     The threads of the 2D and 3D ``crowd_step`` share the cells. When the step is
-    ``known`` (the last one had the same figures: ``last_*``), tells those agents that
-    are still (:func:`still_rows`, ``pressure_now`` their pressure now; ``flat``,
-    ``last_flat`` their coordinates on the grid now and at the last step; ``spread``:
-    :func:`busy_spread`)."""
+    ``known`` (the last one had the same figures: ``last_*``), tells the agents taken
+    from the queue ``cells[1]`` (by index: each one's rows of the arrays read in one sweep,
+    not in the grid's scattered order) that are still (:func:`still_rows`, ``pressure_now``
+    their pressure now; ``flat``, ``last_flat`` their coordinates on the grid now and at
+    the last step; ``spread``: :func:`busy_spread`); ``done`` counts both."""
     dim = positions.shape[1]
     width = packed.shape[1]
     row = np.empty(width)
     while True:
-        c0, c1 = next_rows(cells)
+        c0, c1 = next_rows(cells[0])
         if c0 >= c1:
             break
         for t in range(start[c0], start[c1]):
@@ -353,13 +353,18 @@ def cell_order(start, items, positions, radii, halves, moves, weights, displacem
             for c in range(dim):
                 rest[t, 1 + c] = displacements[k, c]
                 rest[t, 1 + dim + c] = intents[k, c]
-        if known:
-            still_rows(start[c0], start[c1], items, positions, displacements, pressure_now,
-                       last_positions, last_displacements, last_pressure, flat, last_flat,
-                       last_stops, last_obstacles, ox, oy, size, nx, ny, spread, still, busy, out,
-                       stops, obstacles, pressure)
         rows_done(done, start[c1] - start[c0])
-    wait_rows(done, items.shape[0])
+    while known:
+        # In the agents' own order: each one's rows of the arrays are read in one sweep.
+        k0, k1 = next_rows(cells[1])
+        if k0 >= k1:
+            break
+        still_rows(k0, k1, positions, displacements, pressure_now, last_positions,
+                   last_displacements, last_pressure, flat, last_flat, last_stops,
+                   last_obstacles, ox, oy, size, nx, ny, spread, still, busy, out, stops,
+                   obstacles, pressure)
+        rows_done(done, k1 - k0)
+    wait_rows(done, (2 if known else 1) * items.shape[0])
 
 
 @njit(cache=True, forceinline=True)
@@ -611,7 +616,8 @@ def crowd_step(blob, positions, radii, moves, weights, displacements, intents, p
     """One step of every agent whose row is taken from ``queue`` (see the module).
 
     First the threads share the ordering of the agents (:func:`cell_order`,
-    the cells taken from ``cells``, ``done``: a zero to count them) in the
+    the cells and agents taken from ``cells (2, 3)``, ``done``: a zero to
+    count them) in the
     grid of :func:`grid_agents` over their positions (``items``, ``start``,
     ``ox, oy, size, nx, ny``), into ``packed (n, 4)``, their ``x, y, r,
     |d|``, and ``rest (n, 5)``, their weight, displacement and intent (the

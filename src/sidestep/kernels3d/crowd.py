@@ -248,8 +248,8 @@ def crowd_step(world, positions, radii, halves, moves, weights, displacements, i
 
     ``world`` is the packed 3D world, ``up`` its up axis (0, 1 or 2). First
     the threads share the ordering of the agents
-    (:func:`~sidestep.kernels.crowd.cell_order`, the cells taken from
-    ``cells``, ``done`` a zero to count them, as in 2D) in the 2D grid over
+    (:func:`~sidestep.kernels.crowd.cell_order`, the cells and agents taken
+    from ``cells``, ``done`` a zero to count them, as in 2D) in the 2D grid over
     their horizontal coordinates (``items``, ``start``, ``ox, oy, size, nx,
     ny``; its axes are ``(up + 1) % 3`` and ``(up + 2) % 3``) into ``packed
     (n, 6)``, their ``x, y, z, r, half, |d|``, and ``rest (n, 7)``, their
