@@ -187,6 +187,32 @@ def test_a_resting_group_does_not_jiggle():
     assert set(done.stop) == {"done"}
 
 
+def test_a_move_cut_short_within_the_skin_settles():
+    # Pressed into a neighbour that a wall holds: each step takes half of what is left of
+    # the gap (equal weights) until that half is within the skin; then the agent stays,
+    # at rest to the bit, two skins at most off touching (unsettled, it crept on by ever
+    # smaller halves, down to the least motion: moving still after 20 steps).
+    world = World2D()
+    world.add_walls([(2.0, -5.0)], [(2.0, 5.0)])
+    crowd = Crowd(world, [(0.0, 0.0), (1.4, 0.0)], 0.5)
+    d = np.array([(0.3, 0.0), (0.3, 0.0)])
+    run(crowd, d, 20)
+    gap = np.linalg.norm(crowd.positions[1] - crowd.positions[0]) - 1.0
+    assert 0.0 <= gap <= 2.0 * SKIN
+    settled = crowd.positions.copy()
+    done = crowd.step(d)
+    assert done.resting.all() and list(done.stop) == ["blocked", "blocked"]
+    np.testing.assert_array_equal(crowd.positions, settled)
+
+
+def test_a_move_within_the_skin_asked_for_is_taken():
+    # Only a move cut short settles: one asked for, however short, is taken.
+    crowd = Crowd(World2D(), [(0.0, 0.0), (5.0, 0.0)], 0.5)
+    done = crowd.step([(0.3 * SKIN, 0.0), (0.0, -0.3 * SKIN)])
+    np.testing.assert_array_equal(crowd.positions, [(0.3 * SKIN, 0.0), (5.0, -0.3 * SKIN)])
+    assert list(done.stop) == ["done", "done"]
+
+
 def test_block_mode_stays_when_the_move_would_take_more_than_its_share():
     crowd = Crowd(World2D(), [(0.0, 0.0), (1.2, 0.0)], 0.5)
     crowd.step([(0.08, 0.0), (0.0, 0.0)], mode="block")      # within its half of 0.2

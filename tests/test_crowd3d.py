@@ -155,14 +155,19 @@ def test_any_up_axis_stacks_apart_and_meets_side_by_side(up):
 
 def test_an_agent_dropping_onto_anothers_head_comes_to_rest_on_it():
     # Cores one above the other: the pair's normal is vertical. Equal weights: the
-    # falling one takes half the gap a step, the one below cannot make way (the floor).
+    # falling one takes half the gap a step, the one below cannot make way (the floor),
+    # until half the gap is less than the skin: then it settles (two skins at most off).
     start = np.array([(0.0, 0.9 + SKIN, 0.0), (0.0, 0.9 + HEIGHT + 0.2, 0.0)])
     crowd = Crowd3D(floor(), start, 0.5, HEIGHT)
-    done = run(crowd, np.array([(0.0, 0.0, 0.0), (0.0, -0.5, 0.0)]), 40)
+    falling = np.array([(0.0, 0.0, 0.0), (0.0, -0.5, 0.0)])
+    done = run(crowd, falling, 40)
     gaps = pair_gaps(crowd.positions, crowd.radii, crowd.heights)
-    assert 0.0 <= gaps[0, 1] <= 1e-6
+    assert 0.0 <= gaps[0, 1] <= 2.0 * SKIN
     np.testing.assert_allclose(crowd.positions[:, [0, 2]], 0.0, atol=1e-12)  # stacked
     assert done.touching.tolist() == [[0, 1]]
+    settled = crowd.positions.copy()
+    assert crowd.step(falling).resting.all()
+    np.testing.assert_array_equal(crowd.positions, settled)
 
 
 def test_a_light_agent_dropping_onto_a_heavy_one_keeps_off_it():

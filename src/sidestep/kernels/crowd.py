@@ -41,7 +41,10 @@ One step moves every agent at once, each from where all of them started
    (always inside its cell).
 
 Agents at rest with nothing pressing on them have a zero wish and do not
-move: resting groups never jiggle.
+move: resting groups never jiggle. An agent whose move was cut short (by its
+neighbours or the world) to less than the world's skin stays where it is
+(:func:`settles`): in a jam, agents pressed into each other otherwise crept on
+by ever smaller parts of their last gaps, far below any contact's precision.
 
 **At rest**: an agent that did not move last step, asks the same and has the
 same pressure as then, with every agent within its neighbour search the same
@@ -280,6 +283,18 @@ def calm(busy, px, py, r, ox, oy, size, nx, ny, spread):
         if busy[cj * mx + own]:
             return False
     return True
+
+
+@njit(cache=True, inline="always")
+def settles(mode, code, moved_squared, skin):
+    """Whether an agent whose move ended with stop ``code``, ``sqrt(moved_squared)`` from
+    its start, stays where it is instead: a move cut short (slid or blocked, not
+    a recovery out of an obstacle) to less than the world's ``skin`` (a step of
+    ``mode`` ghost never settles: it moves as ``move_many`` does). Its neighbours then
+    see it at rest, to the bit, and need not be worked out again (:func:`calm`). Both
+    halves use it (the 2D and 3D crowd steps)."""
+    return mode != MODE_GHOST and (code == STOP_SLID or code == STOP_BLOCKED) and \
+        moved_squared < skin * skin
 
 
 @njit(cache=True, forceinline=True)
@@ -839,6 +854,10 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
                     y = py
                     code = STOP_BLOCKED
                     hit = -1
+            if settles(mode, code, (x - px) ** 2 + (y - py) ** 2, skin):
+                x = px
+                y = py
+                code = STOP_BLOCKED
             k = items[row]
             out[k, 0] = x
             out[k, 1] = y

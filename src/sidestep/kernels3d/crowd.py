@@ -50,7 +50,8 @@ from numba import njit
 
 from ..kernels.borrow import borrow
 from ..kernels.crowd import (ROUNDING, _golden, _share, busy_spread, calm, cell_order,
-                              on_grain, pressure_grain, search_reach, touch_base, wish_terms)
+                              on_grain, pressure_grain, search_reach, settles, touch_base,
+                              wish_terms)
 from ..kernels.moves import MODE_BLOCK, MODE_GHOST, MODE_SLIDE, STOP_BLOCKED, STOP_DONE, STOP_SLID
 from ..kernels.row_queue import resume_rows
 from .moves import CONTACT_FIELDS, _move
@@ -462,6 +463,11 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, reac
                     z = pz
                     code = STOP_BLOCKED
                     hit = -1
+            if settles(mode, code, (x - px) ** 2 + (y - py) ** 2 + (z - pz) ** 2, skin):
+                x = px
+                y = py
+                z = pz
+                code = STOP_BLOCKED
             k = items[row]
             out[k, 0] = x
             out[k, 1] = y
