@@ -472,7 +472,7 @@ def test_calm_reads_every_busy_cell_within_a_search():
     from sidestep.kernels import crowd as kc
     rng = np.random.default_rng(5)
     ox, oy, size, nx, ny = -3.0, -2.0, 1.4, 16, 16
-    fine = size / kc.BUSY_SPLIT
+    fine = kc.BUSY_SPLIT / size         # the inverse of the busy grid's cell
     reach, extra, skin = 0.45, 0.2, 0.001
     spread = kc.busy_spread(reach, extra, skin, size)
     assert spread == 2                          # 1.86 of its cells
@@ -490,13 +490,13 @@ def test_calm_reads_every_busy_cell_within_a_search():
                       np.zeros(1, dtype=np.uint8), busy, np.empty((1, 2)),
                       np.empty(1, dtype=np.int64), np.empty(1, dtype=np.int64),
                       np.empty((1, 2)))
-        cells = {(int((x - ox) / fine), int((y - oy) / fine)) for x, y in (here[0], there[0])}
+        cells = {(int((x - ox) * fine), int((y - oy) * fine)) for x, y in (here[0], there[0])}
         for _ in range(20):
             p = np.clip(here[0] + rng.uniform(-2.5, 2.5, 2), (ox, oy),
                         (ox + nx * size - 1e-9, oy + ny * size - 1e-9))
             r = rng.uniform(0.3, 1.0) * widest
-            lo = ((p - r - (ox, oy)) / fine).astype(int)
-            hi = ((p + r - (ox, oy)) / fine).astype(int)
+            lo = ((p - r - (ox, oy)) * fine).astype(int)
+            hi = ((p + r - (ox, oy)) * fine).astype(int)
             seen = any(lo[0] <= i <= hi[0] and lo[1] <= j <= hi[1] for i, j in cells)
             if seen:
                 assert not kc.calm(busy, p[0], p[1], r, ox, oy, size, nx, ny, spread)

@@ -86,6 +86,15 @@ ROUNDING = 1e-12
 _GOLDEN = math.pi * (3.0 - math.sqrt(5.0))
 
 
+@njit(cache=True, inline="always")
+def grid_index(value, origin, inverse, count):
+    """The column (or row), ``0 <= i < count``, of a grid of cells ``1 / inverse`` wide
+    from ``origin`` that holds ``value``: the one formula the crowds' grids are read and
+    filled with. A multiplication (by ``inverse``, worked out once), not a division: as
+    monotonic, so a search reads every cell that holds an agent within its reach."""
+    return min(max(int((value - origin) * inverse), 0), count - 1)
+
+
 @njit(cache=True)
 def grid_agents(positions, cell):
     """A uniform grid over ``positions (n, 2)`` with cells of at least ``cell``.
@@ -125,10 +134,10 @@ def grid_agents(positions, cell):
         size *= 2.0
     start = np.zeros(nx * ny + 1, dtype=np.int64)
     cell_of = np.empty(n, dtype=np.int64)
+    inverse = 1.0 / size
     for k in range(n):
-        i = min(int((positions[k, 0] - ox) / size), nx - 1)
-        j = min(int((positions[k, 1] - oy) / size), ny - 1)
-        cell_of[k] = j * nx + i
+        cell_of[k] = grid_index(positions[k, 1], oy, inverse, ny) * nx + \
+            grid_index(positions[k, 0], ox, inverse, nx)
         start[cell_of[k] + 1] += 1
     for c in range(nx * ny):
         start[c + 1] += start[c]
@@ -184,7 +193,7 @@ def still_rows(first, stop, positions, displacements, pressure_now, last_positio
     grid's coordinates of the agents (the positions in 2D, the horizontal ones in 3D).
     :func:`cell_order` calls it, for the 2D and 3D steps.
     """
-    fine = size / BUSY_SPLIT
+    fine = BUSY_SPLIT / size          # the inverse of the busy grid's cell
     mx = BUSY_SPLIT * nx
     for k in range(first, stop):
         keep = True
@@ -203,8 +212,8 @@ def still_rows(first, stop, positions, displacements, pressure_now, last_positio
         else:
             for x, y in ((flat[k, 0], flat[k, 1]), (last_flat[k, 0], last_flat[k, 1])):
                 # As grid_agents (the last step's grid was this one).
-                i = min(max(int((x - ox) / fine), 0), mx - 1)
-                j = min(max(int((y - oy) / fine), 0), BUSY_SPLIT * ny - 1)
+                i = grid_index(x, ox, fine, mx)
+                j = grid_index(y, oy, fine, BUSY_SPLIT * ny)
                 for spot in range(max(i - spread, 0), min(i + spread, mx - 1) + 1):
                     busy[j * mx + spot] = 1
 
@@ -270,13 +279,13 @@ def calm(busy, px, py, r, ox, oy, size, nx, ny, spread):
     cells along their rows) lies within ``r`` of ``p`` (a neighbour search's reach) along
     both axes: the rows within reach, each at the agent's own column (a search wider than
     ``spread``, which :func:`busy_spread` rules out short of a rounding, is never calm)."""
-    fine = size / BUSY_SPLIT
+    fine = BUSY_SPLIT / size          # the inverse of the busy grid's cell, as still_rows
     mx = BUSY_SPLIT * nx
-    i0 = max(int((px - r - ox) / fine), 0)
-    i1 = min(int((px + r - ox) / fine), mx - 1)
-    j0 = max(int((py - r - oy) / fine), 0)
-    j1 = min(int((py + r - oy) / fine), BUSY_SPLIT * ny - 1)
-    own = min(max(int((px - ox) / fine), 0), mx - 1)
+    i0 = grid_index(px - r, ox, fine, mx)
+    i1 = grid_index(px + r, ox, fine, mx)
+    j0 = grid_index(py - r, oy, fine, BUSY_SPLIT * ny)
+    j1 = grid_index(py + r, oy, fine, BUSY_SPLIT * ny)
+    own = grid_index(px, ox, fine, mx)
     if i0 < own - spread or i1 > own + spread:
         return False
     for cj in range(j0, j1 + 1):
@@ -511,10 +520,11 @@ def _neighbours(packed, row, px, py, rk, motion, reach, extra, skin, ox, oy, siz
     ``out`` was too short: grow it and ask again). ``packed`` is :func:`cell_order`'s:
     the cells within reach of a row of the grid are one run of memory, read whole."""
     r = search_reach(rk, motion, reach, extra, skin)
-    i0 = max(int((px - r - ox) / size), 0)
-    i1 = min(int((px + r - ox) / size), nx - 1)
-    j0 = max(int((py - r - oy) / size), 0)
-    j1 = min(int((py + r - oy) / size), ny - 1)
+    inverse = 1.0 / size
+    i0 = grid_index(px - r, ox, inverse, nx)
+    i1 = grid_index(px + r, ox, inverse, nx)
+    j0 = grid_index(py - r, oy, inverse, ny)
+    j1 = grid_index(py + r, oy, inverse, ny)
     capacity = out.shape[0]
     count = 0
     own = touch_base(rk, motion, extra, skin)
@@ -565,8 +575,9 @@ def open_cell(world, open_cells, px, py, ox, oy, size, nx, ny, motion, skin, mar
     (:func:`~sidestep.kernels.moves.open_around` from the cell's centre, over its half
     diagonal). Told once per cell, in ``open_cells`` (0: not yet, 1: open, 2: not; the
     threads may both tell a cell: they write the same)."""
-    i = min(max(int((px - ox) / size), 0), nx - 1)
-    j = min(max(int((py - oy) / size), 0), ny - 1)
+    inverse = 1.0 / size
+    i = grid_index(px, ox, inverse, nx)
+    j = grid_index(py, oy, inverse, ny)
     c = j * nx + i
     if open_cells[c] == 0:
         half = 0.7072 * size              # half the diagonal, rounded up
@@ -878,14 +889,15 @@ def touching_pairs(positions, radii, ox, oy, size, nx, ny, start, items, gap):
     rmax = 0.0
     for k in range(n):
         rmax = max(rmax, radii[k])
+    inverse = 1.0 / size
     for k in range(n):
         px = positions[k, 0]
         py = positions[k, 1]
         r = radii[k] + rmax + gap
-        i0 = max(int((px - r - ox) / size), 0)
-        i1 = min(int((px + r - ox) / size), nx - 1)
-        j0 = max(int((py - r - oy) / size), 0)
-        j1 = min(int((py + r - oy) / size), ny - 1)
+        i0 = grid_index(px - r, ox, inverse, nx)
+        i1 = grid_index(px + r, ox, inverse, nx)
+        j0 = grid_index(py - r, oy, inverse, ny)
+        j1 = grid_index(py + r, oy, inverse, ny)
         for cj in range(j0, j1 + 1):
             for ci in range(i0, i1 + 1):
                 c = cj * nx + ci
