@@ -124,3 +124,45 @@ def test_a_second_phase_sees_every_row_of_the_first(count):
         threads.run_rows(_two_phases, n, first, second, row_queue(0, n, 64),
                          np.zeros(1, dtype=np.int64))
         assert np.array_equal(second, (np.arange(n) * 7919) % n + 1.0)
+
+
+@njit(nogil=True)
+def _counted(out, done, queue):
+    # Each row written, the rows counted, and the call returns only once every row is
+    # done by whichever thread took it: a kernel the caller need not join.
+    while True:
+        a, b = next_rows(queue)
+        if a >= b:
+            break
+        for r in range(a, b):
+            x = 0.0
+            for i in range(200):
+                x += math.sqrt(r + i)
+            out[r] = r + 0.0 * x
+        rows_done(done, b - a)
+    wait_rows(done, out.shape[0])
+
+
+def test_a_kernel_that_counts_its_rows_is_done_when_the_call_returns_unjoined():
+    threads.set_threads(2)
+    n = 20_000
+    for _ in range(5):
+        out = np.full(n, -1.0)
+        threads.run_rows(_counted, n, out, np.zeros(1, dtype=np.int64), join=False)
+        assert np.array_equal(out, np.arange(n, dtype=float))
+
+
+def test_an_error_in_a_thread_not_joined_is_raised_by_the_next_call():
+    threads.set_threads(2)
+    main = threading.get_ident()
+
+    def kernel(queue):
+        if threading.get_ident() != main:
+            raise RuntimeError("a pooled thread failed")
+
+    threads.run_rows(kernel, 10_000, join=False)           # returns without waiting
+    for f in list(threads._unjoined):
+        f.exception()                                       # let it finish
+    with pytest.raises(RuntimeError, match="pooled thread failed"):
+        threads.run_rows(kernel, 10_000)
+    assert not threads._unjoined

@@ -333,7 +333,7 @@ class Crowd(_Agents):
                  np.empty((n, 4)), np.empty((n, 5)), items, start, ox, oy, size, nx, ny,
                  reach, dmax, code, separation, skin, margin, slack, min_motion,
                  world._max_iterations, *last, still, busy, open_cells, out, stops, obstacles,
-                 pressure, *_cells(nx * ny, n))
+                 pressure, *_cells(nx * ny, n), join=False)
         self._finish(params, d, p, out, stops, obstacles, pressure, open_cells)
         # The crowd's arrays are replaced, never written in place (each step makes a new
         # ``out``; add and remove make new arrays): the record holds read-only views of

@@ -189,7 +189,7 @@ class Crowd3D(_Agents):
                  d, intents, np.empty((n, _kc3.PACKED)), np.empty((n, 7)), items, start, ox, oy,
                  size, nx, ny, up, reach, dmax, code, separation, skin, margin, slack,
                  min_motion, world._max_iterations, scale, *last, flat, last_flat, still, busy,
-                 out, stops, obstacles, pressure, *_cells(nx * ny, n))
+                 out, stops, obstacles, pressure, *_cells(nx * ny, n), join=False)
         self._finish(params, d, flat, out, stops, obstacles, pressure, open_cells)
         # Views, not copies, as Crowd.step: the crowd replaces its arrays, never writes them.
         return _CrowdStep3D(_read_only(self._ids), _read_only(out), _read_only(obstacles),

@@ -27,7 +27,7 @@ does not change them.
 import operator
 import os
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 
 from .kernels.row_queue import row_queue
 
@@ -117,9 +117,18 @@ def _workers() -> int:
     return thread_count()
 
 
-def run_rows(kernel: Callable[..., object], n: int, *args: object) -> None:
-    """Call ``kernel(*args, queue)`` on :func:`thread_count` threads until rows ``[0, n)`` are done."""
+def run_rows(kernel: Callable[..., object], n: int, *args: object, join: bool = True) -> None:
+    """Call ``kernel(*args, queue)`` on :func:`thread_count` threads until rows ``[0, n)`` are done.
+
+    ``join=False`` is for a kernel that itself returns only once every row is done, by
+    whichever thread took it (it counts them: the crowd steps): the calling thread then
+    goes on without waiting for the pooled threads to return. Waking a pooled thread and
+    being woken by it cost tens of microseconds each on a virtual machine; a thread woken
+    after the rows are gone just returns. An error in such a thread is raised by the next
+    call.
+    """
     global _pool, _pool_size
+    _raise_unjoined()
     workers = _workers()
     if n < SERIAL_ROWS or workers == 1:
         kernel(*args, row_queue(0, n, n))
@@ -132,5 +141,23 @@ def run_rows(kernel: Callable[..., object], n: int, *args: object) -> None:
     queue = row_queue(0, n, max(MIN_CHUNK, n // (workers * CHUNKS_PER_THREAD)))
     helpers = [_pool.submit(kernel, *args, queue) for _ in range(workers - 1)]
     kernel(*args, queue)
-    for f in helpers:
+    if join:
+        for f in helpers:
+            f.result()
+    else:
+        _unjoined.extend(helpers)
+
+
+#: Pooled threads' calls not waited for (``run_rows(join=False)``), until they are done.
+_unjoined: list[Future[object]] = []
+
+
+def _raise_unjoined() -> None:
+    """Forget the calls not waited for that are done, raising the first one's error."""
+    if not _unjoined:
+        return
+    done = [f for f in _unjoined if f.done()]
+    for f in done:
+        _unjoined.remove(f)
+    for f in done:
         f.result()

@@ -388,7 +388,9 @@ def cell_order(start, items, positions, radii, halves, moves, weights, displacem
                    last_obstacles, ox, oy, size, nx, ny, spread, still, busy, out, stops,
                    obstacles, pressure)
         rows_done(done, k1 - k0)
-    wait_rows(done, (2 if known else 1) * items.shape[0])
+    ordered = (2 if known else 1) * items.shape[0]
+    wait_rows(done, ordered)
+    return ordered
 
 
 @njit(cache=True, forceinline=True)
@@ -678,7 +680,7 @@ def crowd_step(blob, positions, radii, moves, weights, displacements, intents, p
     references on them would bounce their cache lines between cores.
     """
     no_halves = radii[:0]          # discs: no core
-    cell_order(borrow(start), borrow(items), borrow(positions), borrow(radii),
+    ordered = cell_order(borrow(start), borrow(items), borrow(positions), borrow(radii),
                borrow(no_halves), borrow(moves), borrow(weights), borrow(displacements),
                borrow(intents), 0, borrow(packed), borrow(rest), known, borrow(pressure_now),
                borrow(last_positions), borrow(last_displacements), borrow(last_pressure),
@@ -709,19 +711,22 @@ def crowd_step(blob, positions, radii, moves, weights, displacements, intents, p
                             borrow(stops), borrow(obstacles),
                             borrow(pressure), borrow(contacts_buffer), borrow(wf_buffer),
                             borrow(wi_buffer), borrow(qp_buffer), borrow(neighbours_buffer),
-                            borrow(pairs_buffer), pending, queue)
+                            borrow(pairs_buffer), pending, done, queue)
         if needed == 0:
             break
     # The borrowed views above must not outlive their buffers.
     wf_buffer[0] = wi_buffer[0] + contacts_buffer[0, 0] + qp_buffer[0] + \
         neighbours_buffer[0] + pairs_buffer[0, 0]
+    # Every row done, by whichever thread took it: the caller need not wait for the others
+    # (threads.run_rows, join=False).
+    wait_rows(done, ordered + items.shape[0])
 
 
 @njit(cache=True, forceinline=False)
 def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, dmax, mode,
                separation, skin, margin, slack, min_motion, max_iterations, still, busy,
                open_cells, out, stops, obstacles, pressure, contacts, wf, wi, qp, neighbours,
-               pairs, pending, queue):
+               pairs, pending, done, queue):
     """:func:`crowd_step`'s work: the rows ``pending [first, stop)`` left by the last
     call, then rows from ``queue`` until none are left (returns 0). An agent with more
     neighbours than ``neighbours`` holds is left undone with the rest of its chunk
@@ -757,6 +762,7 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
                 count = _neighbours(packed, row, px, py, rk, move_k + extra, reach, extra, skin,
                                     ox, oy, size, nx, ny, start, neighbours)
                 if count > neighbours.shape[0]:
+                    rows_done(done, row - first)
                     pending[0] = row
                     pending[1] = stop
                     return count
@@ -856,6 +862,7 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
                 far = _neighbours(packed, row, px, py, rk, moved, reach, extra, skin, ox, oy,
                                   size, nx, ny, start, neighbours)
                 if far > neighbours.shape[0]:
+                    rows_done(done, row - first)
                     pending[0] = row
                     pending[1] = stop
                     return far
@@ -878,6 +885,7 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
             pressure[k, 1] = on_grain(0.5 * (wy - (y - py)), grain)
             stops[k] = code
             obstacles[k] = hit
+        rows_done(done, stop - first)
 
 
 @njit(cache=True)

@@ -53,7 +53,7 @@ from ..kernels.crowd import (ROUNDING, _golden, _share, busy_spread, calm, cell_
                               grid_index, on_grain, pressure_grain, search_reach, settles,
                               touch_base, wish_terms)
 from ..kernels.moves import MODE_BLOCK, MODE_GHOST, MODE_SLIDE, STOP_BLOCKED, STOP_DONE, STOP_SLID
-from ..kernels.row_queue import resume_rows
+from ..kernels.row_queue import resume_rows, rows_done, wait_rows
 from .moves import CONTACT_FIELDS, _move
 from .planes import solve_planes
 from .world import SCRATCH_FLOATS, SCRATCH_INTS, borrowed
@@ -272,14 +272,14 @@ def crowd_step(world, positions, radii, halves, moves, weights, displacements, i
     result does not depend on which thread took it. Every array is read
     through a borrowed view.
     """
-    cell_order(borrow(start), borrow(items), borrow(positions), borrow(radii), borrow(halves),
-               borrow(moves), borrow(weights), borrow(displacements), borrow(intents),
-               (up + 1) % 3, borrow(packed), borrow(rest), known, borrow(pressure_now),
-               borrow(last_positions), borrow(last_displacements), borrow(last_pressure),
-               borrow(last_stops), borrow(last_obstacles), borrow(flat), borrow(last_flat), ox,
-               oy, size, nx, ny, busy_spread(reach, separation + dmax, skin, size),
-               borrow(still), borrow(busy), borrow(out), borrow(stops),
-               borrow(obstacles), borrow(pressure), cells, done)
+    ordered = cell_order(
+        borrow(start), borrow(items), borrow(positions), borrow(radii), borrow(halves),
+        borrow(moves), borrow(weights), borrow(displacements), borrow(intents), (up + 1) % 3,
+        borrow(packed), borrow(rest), known, borrow(pressure_now), borrow(last_positions),
+        borrow(last_displacements), borrow(last_pressure), borrow(last_stops),
+        borrow(last_obstacles), borrow(flat), borrow(last_flat), ox, oy, size, nx, ny,
+        busy_spread(reach, separation + dmax, skin, size), borrow(still), borrow(busy),
+        borrow(out), borrow(stops), borrow(obstacles), borrow(pressure), cells, done)
     world = borrowed(world)
     contacts_buffer = np.empty((1, CONTACT_FIELDS))
     wf_buffer = np.empty(SCRATCH_FLOATS)
@@ -303,19 +303,22 @@ def crowd_step(world, positions, radii, halves, moves, weights, displacements, i
                             borrow(obstacles), borrow(pressure),
                             borrow(contacts_buffer), borrow(wf_buffer), borrow(wi_buffer),
                             borrow(cand_buffer), borrow(qp_buffer),
-                            borrow(neighbours_buffer), borrow(pairs_buffer), pending, queue)
+                            borrow(neighbours_buffer), borrow(pairs_buffer), pending, done,
+                            queue)
         if needed == 0:
             break
     # The borrowed views above must not outlive their buffers.
     wf_buffer[0] = wi_buffer[0] + contacts_buffer[0, 0] + qp_buffer[0] + cand_buffer[0] + \
         neighbours_buffer[0] + pairs_buffer[0, 0]
+    # Every row done, by whichever thread took it (as in 2D).
+    wait_rows(done, ordered + items.shape[0])
 
 
 @njit(cache=True, forceinline=False)
 def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, reach, dmax, mode,
                separation, skin, margin, slack, min_motion, max_iterations, scale, still, busy,
                out, stops, obstacles, pressure, contacts, wf, wi, cand, qp, neighbours, pairs,
-               pending, queue):
+               pending, done, queue):
     """:func:`crowd_step`'s work, as the 2D
     :func:`sidestep.kernels.crowd._step_rows`: the rows ``pending [first, stop)`` left by
     the last call, then rows from ``queue`` until none are left (returns 0), or the
@@ -353,6 +356,7 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, reac
                 count = _neighbours(packed, row, up, a0, a1, move_k + extra, reach, extra,
                                     skin, ox, oy, size, nx, ny, start, scale, neighbours)
                 if count > neighbours.shape[0]:
+                    rows_done(done, row - first)
                     pending[0] = row
                     pending[1] = stop
                     return count
@@ -454,6 +458,7 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, reac
                 far = _neighbours(packed, row, up, a0, a1, moved, reach, extra, skin, ox, oy,
                                   size, nx, ny, start, scale, neighbours)
                 if far > neighbours.shape[0]:
+                    rows_done(done, row - first)
                     pending[0] = row
                     pending[1] = stop
                     return far
@@ -480,6 +485,7 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, reac
             pressure[k, 2] = on_grain(0.5 * (wz - (z - pz)), grain)
             stops[k] = code
             obstacles[k] = hit
+        rows_done(done, stop - first)
 
 
 @njit(cache=True)
