@@ -182,12 +182,11 @@ class _Agents:
             # would compile another version of each on first use, for seconds.
             d = d.copy()
         code = _MODE_CODES[validation.choice(mode, "mode", CROWD_MODES)]
-        intents, moves, reach, dmax = _kc.step_figures(d, self._pressure, self._radii)
+        intents, moves, reach, dmax, largest = _kc.step_figures(d, self._pressure, self._radii)
         # Rounded up a little, so that they stay the same from step to step (agents at rest).
         reach = _round_up(reach)
         dmax = _round_up(dmax)
-        separation = self._separation if self._separation is not None else \
-            (0.25 * float(self._radii.max()) if n else 0.0)
+        separation = self._separation if self._separation is not None else 0.25 * largest
         cell = max(2.0 * (reach + separation + dmax) + skin, 1e-9)
         return d, code, intents, moves, reach, dmax, separation, cell
 
@@ -360,7 +359,7 @@ def _cells(count: int, n: int) -> tuple[IntArray, IntArray]:
     """A step's queues ``(2, 3)`` of the agents' grid cells and of its ``n`` agents
     (:func:`sidestep.kernels.crowd.cell_order`) and the count of rows done: the threads of
     a step share the ordering and the test for agents at rest."""
-    queues = np.stack([row_queue(0, count, max(1, count // CELL_CHUNKS)),
+    queues = np.array([row_queue(0, count, max(1, count // CELL_CHUNKS)),
                        row_queue(0, n, max(1, n // CELL_CHUNKS))])
     return queues, np.zeros(1, dtype=np.int64)
 

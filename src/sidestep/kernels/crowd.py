@@ -152,13 +152,15 @@ def grid_agents(positions, cell):
 @njit(cache=True)
 def step_figures(displacements, pressure, radii):
     """A step's first figures, in one pass over the agents: ``(intents (n, dim), moves (n,),
-    reach, dmax)``: each agent's displacement plus pressure, its ``|d|``, the largest
-    ``r + |d|`` and the largest ``|d|`` (0 for no agents). 2D or 3D (``dim`` columns)."""
+    reach, dmax, largest)``: each agent's displacement plus pressure, its ``|d|``, the
+    largest ``r + |d|``, the largest ``|d|`` and the largest radius (0 for no agents). 2D
+    or 3D (``dim`` columns)."""
     n, dim = displacements.shape
     intents = np.empty((n, dim))
     moves = np.empty(n)
     reach = 0.0
     dmax = 0.0
+    largest = 0.0
     for k in range(n):
         square = 0.0
         for c in range(dim):
@@ -167,7 +169,8 @@ def step_figures(displacements, pressure, radii):
         moves[k] = math.sqrt(square)
         reach = max(reach, radii[k] + moves[k])
         dmax = max(dmax, moves[k])
-    return intents, moves, reach, dmax
+        largest = max(largest, radii[k])
+    return intents, moves, reach, dmax, largest
 
 
 @njit(cache=True, forceinline=True)
