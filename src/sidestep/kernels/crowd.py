@@ -646,9 +646,8 @@ def crowd_step(blob, positions, radii, moves, weights, displacements, intents, p
                open_cells, out, stops, obstacles, pressure, cells, done, queue):
     """One step of every agent whose row is taken from ``queue`` (see the module).
 
-    First the threads share the ordering of the agents (:func:`cell_order`,
-    the cells and agents taken from ``cells (2, 3)``, ``done``: a zero to
-    count them) in the
+    First the threads share the ordering of the agents (:func:`cell_order`, the
+    cells and agents taken from ``cells (2, 3)``, ``done``: a zero to count them) in the
     grid of :func:`grid_agents` over their positions (``items``, ``start``,
     ``ox, oy, size, nx, ny``), into ``packed (n, 4)``, their ``x, y, r,
     |d|``, and ``rest (n, 5)``, their weight, displacement and intent (the
@@ -678,19 +677,22 @@ def crowd_step(blob, positions, radii, moves, weights, displacements, intents, p
     not told yet, zeros when the grid or the world changed): an agent in such
     a cell moves without a world query.
     Releases the GIL; a row's result does not depend on which thread took
-    it. Every array is read through a borrowed view
-    (:mod:`~sidestep.kernels.borrow`): the threads share them, and counting
-    references on them would bounce their cache lines between cores.
+    it. Returns only once every row is done, by whichever thread (``done``
+    counts them too): the caller need not wait for the other threads
+    (:func:`sidestep.threads.run_rows`, ``join=False``). Every array is read
+    through a borrowed view (:mod:`~sidestep.kernels.borrow`): the threads
+    share them, and counting references on them would bounce their cache
+    lines between cores.
     """
     no_halves = radii[:0]          # discs: no core
-    ordered = cell_order(borrow(start), borrow(items), borrow(positions), borrow(radii),
-               borrow(no_halves), borrow(moves), borrow(weights), borrow(displacements),
-               borrow(intents), 0, borrow(packed), borrow(rest), known, borrow(pressure_now),
-               borrow(last_positions), borrow(last_displacements), borrow(last_pressure),
-               borrow(last_stops), borrow(last_obstacles), borrow(positions),
-               borrow(last_positions), ox, oy, size, nx, ny,
-               busy_spread(reach, separation + dmax, skin, size), borrow(still), borrow(busy),
-               borrow(out), borrow(stops), borrow(obstacles), borrow(pressure), cells, done)
+    ordered = cell_order(
+        borrow(start), borrow(items), borrow(positions), borrow(radii), borrow(no_halves),
+        borrow(moves), borrow(weights), borrow(displacements), borrow(intents), 0,
+        borrow(packed), borrow(rest), known, borrow(pressure_now), borrow(last_positions),
+        borrow(last_displacements), borrow(last_pressure), borrow(last_stops),
+        borrow(last_obstacles), borrow(positions), borrow(last_positions), ox, oy, size, nx,
+        ny, busy_spread(reach, separation + dmax, skin, size), borrow(still), borrow(busy),
+        borrow(out), borrow(stops), borrow(obstacles), borrow(pressure), cells, done)
     world = unpack_world(blob)
     contacts_buffer = np.empty((1, CONTACT_FIELDS))
     wf_buffer = np.empty(SCRATCH_FLOATS)

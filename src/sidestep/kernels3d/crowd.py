@@ -269,8 +269,8 @@ def crowd_step(world, positions, radii, halves, moves, weights, displacements, i
     ``pressure (n, 3)``. Agents at rest (``still``, ``busy``) keep the rows
     the caller filled with the last step's answers, as in 2D
     (:func:`sidestep.kernels.crowd.crowd_step`). Releases the GIL; a row's
-    result does not depend on which thread took it. Every array is read
-    through a borrowed view.
+    result does not depend on which thread took it; returns only once every
+    row is done, as in 2D. Every array is read through a borrowed view.
     """
     ordered = cell_order(
         borrow(start), borrow(items), borrow(positions), borrow(radii), borrow(halves),
