@@ -89,20 +89,27 @@ def test_answers_are_the_same_with_one_and_two_threads():
 
 
 @njit(cache=True, nogil=True)
-def _two_phases(first, second, cells, done, queue):
-    # First phase: rows of ``first`` from the queue ``cells``, counted in ``done``; the
-    # second reads rows of the first that the other thread may have written.
-    n = first.shape[0]
+def _counted_rows(out, plus, done, queue):
+    # Rows of ``out`` from ``queue`` (``row + plus``, slowly enough that the threads
+    # overlap), counted in ``done`` once written.
     while True:
-        a, b = next_rows(cells)
+        a, b = next_rows(queue)
         if a >= b:
             break
         for r in range(a, b):
             x = 0.0
-            for i in range(400):      # slow enough that the threads overlap
+            for i in range(400):
                 x += math.sqrt(r + i)
-            first[r] = r + 1 + 0.0 * x
+            out[r] = r + plus + 0.0 * x
         rows_done(done, b - a)
+
+
+@njit(cache=True, nogil=True)
+def _two_phases(first, second, cells, done, queue):
+    # First phase: rows of ``first`` from the queue ``cells``, counted in ``done``; the
+    # second reads rows of the first that the other thread may have written.
+    n = first.shape[0]
+    _counted_rows(first, 1.0, done, cells)
     wait_rows(done, n)
     while True:
         a, b = next_rows(queue)
@@ -126,20 +133,11 @@ def test_a_second_phase_sees_every_row_of_the_first(count):
         assert np.array_equal(second, (np.arange(n) * 7919) % n + 1.0)
 
 
-@njit(nogil=True)
+@njit(cache=True, nogil=True)
 def _counted(out, done, queue):
     # Each row written, the rows counted, and the call returns only once every row is
     # done by whichever thread took it: a kernel the caller need not join.
-    while True:
-        a, b = next_rows(queue)
-        if a >= b:
-            break
-        for r in range(a, b):
-            x = 0.0
-            for i in range(200):
-                x += math.sqrt(r + i)
-            out[r] = r + 0.0 * x
-        rows_done(done, b - a)
+    _counted_rows(out, 0.0, done, queue)
     wait_rows(done, out.shape[0])
 
 
