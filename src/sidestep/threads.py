@@ -47,6 +47,8 @@ ENV = "SIDESTEP_THREADS"
 _pool: ThreadPoolExecutor | None = None
 _pool_size = 0
 _cap: int | None = None          # set_threads(); None: the environment variable, else every core
+#: Pooled threads' calls not waited for (``run_rows(join=False)``), until they are done.
+_unjoined: list[Future[object]] = []
 # (raw text of ENV, its parsed value), parsed once per value
 _env_seen: tuple[str | None, int | None] = (None, None)
 
@@ -147,9 +149,6 @@ def run_rows(kernel: Callable[..., object], n: int, *args: object, join: bool = 
     else:
         _unjoined.extend(helpers)
 
-
-#: Pooled threads' calls not waited for (``run_rows(join=False)``), until they are done.
-_unjoined: list[Future[object]] = []
 
 
 def _raise_unjoined() -> None:

@@ -95,6 +95,15 @@ def grid_index(value, origin, inverse, count):
     return min(max(int((value - origin) * inverse), 0), count - 1)
 
 
+@njit(cache=True, inline="always")
+def grid_window(x, y, r, ox, oy, inverse, nx, ny):
+    """The columns ``i0..i1`` and rows ``j0..j1`` of a grid (:func:`grid_index`: ``nx`` by
+    ``ny`` cells ``1 / inverse`` wide from ``(ox, oy)``) that the square within ``r`` of
+    ``(x, y)`` touches: every search of the crowds' grids reads this window."""
+    return (grid_index(x - r, ox, inverse, nx), grid_index(x + r, ox, inverse, nx),
+            grid_index(y - r, oy, inverse, ny), grid_index(y + r, oy, inverse, ny))
+
+
 @njit(cache=True)
 def grid_agents(positions, cell):
     """A uniform grid over ``positions (n, 2)`` with cells of at least ``cell``.
@@ -284,10 +293,7 @@ def calm(busy, px, py, r, ox, oy, size, nx, ny, spread):
     ``spread``, which :func:`busy_spread` rules out short of a rounding, is never calm)."""
     fine = BUSY_SPLIT / size          # the inverse of the busy grid's cell, as still_rows
     mx = BUSY_SPLIT * nx
-    i0 = grid_index(px - r, ox, fine, mx)
-    i1 = grid_index(px + r, ox, fine, mx)
-    j0 = grid_index(py - r, oy, fine, BUSY_SPLIT * ny)
-    j1 = grid_index(py + r, oy, fine, BUSY_SPLIT * ny)
+    i0, i1, j0, j1 = grid_window(px, py, r, ox, oy, fine, mx, BUSY_SPLIT * ny)
     own = grid_index(px, ox, fine, mx)
     if i0 < own - spread or i1 > own + spread:
         return False
@@ -525,11 +531,7 @@ def _neighbours(packed, row, px, py, rk, motion, reach, extra, skin, ox, oy, siz
     ``out`` was too short: grow it and ask again). ``packed`` is :func:`cell_order`'s:
     the cells within reach of a row of the grid are one run of memory, read whole."""
     r = search_reach(rk, motion, reach, extra, skin)
-    inverse = 1.0 / size
-    i0 = grid_index(px - r, ox, inverse, nx)
-    i1 = grid_index(px + r, ox, inverse, nx)
-    j0 = grid_index(py - r, oy, inverse, ny)
-    j1 = grid_index(py + r, oy, inverse, ny)
+    i0, i1, j0, j1 = grid_window(px, py, r, ox, oy, 1.0 / size, nx, ny)
     capacity = out.shape[0]
     count = 0
     own = touch_base(rk, motion, extra, skin)
@@ -907,10 +909,7 @@ def touching_pairs(positions, radii, ox, oy, size, nx, ny, start, items, gap):
         px = positions[k, 0]
         py = positions[k, 1]
         r = radii[k] + rmax + gap
-        i0 = grid_index(px - r, ox, inverse, nx)
-        i1 = grid_index(px + r, ox, inverse, nx)
-        j0 = grid_index(py - r, oy, inverse, ny)
-        j1 = grid_index(py + r, oy, inverse, ny)
+        i0, i1, j0, j1 = grid_window(px, py, r, ox, oy, inverse, nx, ny)
         for cj in range(j0, j1 + 1):
             for ci in range(i0, i1 + 1):
                 c = cj * nx + ci

@@ -50,7 +50,7 @@ from numba import njit
 
 from ..kernels.borrow import borrow
 from ..kernels.crowd import (ROUNDING, _golden, _share, busy_spread, calm, cell_order,
-                              grid_index, on_grain, pressure_grain, search_reach, settles,
+                              grid_window, on_grain, pressure_grain, search_reach, settles,
                               touch_base, wish_terms)
 from ..kernels.moves import MODE_BLOCK, MODE_GHOST, MODE_SLIDE, STOP_BLOCKED, STOP_DONE, STOP_SLID
 from ..kernels.row_queue import resume_rows, rows_done, wait_rows
@@ -137,11 +137,7 @@ def _neighbours(packed, row, up, a0, a1, motion, reach, extra, skin, ox, oy, siz
     h0 = packed[row, a0]
     h1 = packed[row, a1]
     r = search_reach(rk, motion, reach, extra, skin)
-    inverse = 1.0 / size
-    i0 = grid_index(h0 - r, ox, inverse, nx)
-    i1 = grid_index(h0 + r, ox, inverse, nx)
-    j0 = grid_index(h1 - r, oy, inverse, ny)
-    j1 = grid_index(h1 + r, oy, inverse, ny)
+    i0, i1, j0, j1 = grid_window(h0, h1, r, ox, oy, 1.0 / size, nx, ny)
     # Rounding (of the sums below) is covered by this much more.
     lo = h0 - r - 1e-9 * scale
     hi = h0 + r + 1e-9 * scale
@@ -507,10 +503,7 @@ def touching_pairs(positions, radii, halves, up, ox, oy, size, nx, ny, start, it
         h0 = positions[k, a0]
         h1 = positions[k, a1]
         r = radii[k] + rmax + gap
-        i0 = grid_index(h0 - r, ox, inverse, nx)
-        i1 = grid_index(h0 + r, ox, inverse, nx)
-        j0 = grid_index(h1 - r, oy, inverse, ny)
-        j1 = grid_index(h1 + r, oy, inverse, ny)
+        i0, i1, j0, j1 = grid_window(h0, h1, r, ox, oy, inverse, nx, ny)
         for cj in range(j0, j1 + 1):
             for ci in range(i0, i1 + 1):
                 c = cj * nx + ci
