@@ -125,6 +125,28 @@ def test_infinite_weight_is_never_pushed_and_pushes_along_walls_never_into_them(
     assert crowd2.positions[0, 0] > 4.0
 
 
+def test_a_walker_pushed_from_behind_goes_no_faster_than_the_fastest_plus_separation():
+    # A player (infinite weight) 5 cm behind a walker, both going the same way at the
+    # same pace: the first step the player takes the whole gap and the walker makes way
+    # beyond its own pace, but no faster than the step's largest displacement (rounded
+    # up by at most a sixteenth) plus separation; from then on the player is never held.
+    crowd = Crowd(World2D(), [(0.0, 0.0), (0.65, 0.0)], 0.3, weights=[np.inf, 1.0],
+                  separation=0.05)
+    most = 1.0625 * 0.2 + 0.05
+    moves = []
+    for _ in range(30):
+        before = crowd.positions.copy()
+        crowd.step([(0.2, 0.0), (0.2, 0.0)])
+        assert_step_keeps_the_promise(crowd, before, crowd.positions)
+        moves.append(np.linalg.norm(crowd.positions - before, axis=1))
+    moves = np.array(moves)
+    assert moves[0, 0] == pytest.approx(0.05, abs=1e-12)      # its whole share of the gap
+    assert moves[0, 1] > 0.25                                  # made way, and more
+    assert np.all(moves[:, 1] <= most + 1e-12)                 # capped
+    np.testing.assert_allclose(moves[1:, 0], 0.2, atol=1e-12)  # never held back again
+    assert crowd.positions[1, 0] - crowd.positions[0, 0] >= 0.6 - SKIN
+
+
 @pytest.mark.parametrize("weights", [[np.inf, 1.0], [1.0, 1.0]])
 def test_pushing_along_a_wall_into_a_neighbour_never_stops_dead(weights):
     # An agent walks along a wall, pressing into it a little, into a neighbour ahead: the
@@ -249,6 +271,13 @@ def test_random_steps_keep_pairs_apart_and_do_not_depend_on_order(spec, rnd):
     before = crowd.positions.copy()
     done = crowd.step(displacements)
     assert_step_keeps_the_promise(crowd, before, done.positions)
+    # No agent moves more than the largest displacement (rounded up by at most a
+    # sixteenth) plus the separation (a quarter of the largest radius), but one leaving
+    # an obstacle it started in.
+    most = 1.0625 * np.linalg.norm(displacements, axis=1).max() + 0.25 * radii.max()
+    clear = world.clearance(before) >= radii
+    moved = np.linalg.norm(done.positions - before, axis=1)
+    assert np.all(moved[clear] <= most + 1e-9), (moved[clear].max(), most)
     # Agents at the very same point leave along headings fixed by their
     # indices (module docs): order matters only for them.
     assume(pair_gaps(positions, np.zeros(len(positions))).min() > 1e-9)
@@ -473,10 +502,10 @@ def test_calm_reads_every_busy_cell_within_a_search():
     rng = np.random.default_rng(5)
     ox, oy, size, nx, ny = -3.0, -2.0, 1.4, 16, 16
     fine = kc.BUSY_SPLIT / size         # the inverse of the busy grid's cell
-    reach, extra, skin = 0.45, 0.2, 0.001
-    spread = kc.busy_spread(reach, extra, skin, size)
+    rmax, most, skin = 0.45, 0.2, 0.001
+    spread = kc.busy_spread(rmax, most, skin, size)
     assert spread == 2                          # 1.86 of its cells
-    widest = kc.search_reach(reach, extra, reach, extra, skin)
+    widest = kc.search_reach(rmax, most, rmax, most, skin)
     for _ in range(300):
         # Agents on the grid (it is made over them, and over the last step's).
         here = rng.uniform((ox + 0.2, oy + 0.2), (ox + nx * size - 0.2, oy + ny * size - 0.2),

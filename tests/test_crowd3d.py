@@ -339,6 +339,13 @@ def test_random_steps_keep_pairs_apart_and_do_not_depend_on_order(spec, rnd):
     before = crowd.positions.copy()
     done = crowd.step(displacements)
     assert_step_keeps_the_promise(crowd, before, done.positions)
+    # No agent moves more than the largest displacement (rounded up by at most a
+    # sixteenth) plus the separation (a quarter of the largest radius), but one leaving
+    # an obstacle it started in.
+    most = 1.0625 * np.linalg.norm(displacements, axis=1).max() + 0.25 * radii.max()
+    clear = ~inside_world(world, before, radii, heights)
+    moved = np.linalg.norm(done.positions - before, axis=1)
+    assert np.all(moved[clear] <= most + 1e-9), (moved[clear].max(), most)
     # Agents whose cores meet leave along headings fixed by their indices
     # (module docs): order matters only for them.
     assume(pair_gaps(positions, np.zeros(len(positions)), heights - 2 * radii).min() > 1e-9)

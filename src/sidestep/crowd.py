@@ -168,11 +168,11 @@ class _Agents:
         return _read_only(self._weights)
 
     def _prelude(self, displacements: object, mode: str,
-                 skin: float) -> tuple[FloatArray, int, FloatArray, FloatArray, float, float,
-                                       float, float]:
-        """A step's checked input and first figures: ``(d, mode code, intents, |d|, reach,
-        dmax, separation, cell)`` (see :func:`sidestep.kernels.crowd.crowd_step`); ``cell``
-        is the least cell of the agents' grid: two agents' reach."""
+                 skin: float) -> tuple[FloatArray, int, FloatArray, float, float, float, float]:
+        """A step's checked input and first figures: ``(d, mode code, intents, rmax, dmax,
+        separation, cell)`` (see :func:`sidestep.kernels.crowd.crowd_step`); ``cell`` is
+        the least cell of the agents' grid: two agents' reach (each its radius and the most
+        an agent moves, ``dmax + separation``)."""
         n = len(self._ids)
         d, _ = validation.points(displacements, "displacements", dim=self._DIM)
         if d.shape != (n, self._DIM):
@@ -182,20 +182,19 @@ class _Agents:
             # would compile another version of each on first use, for seconds.
             d = d.copy()
         code = _MODE_CODES[validation.choice(mode, "mode", CROWD_MODES)]
-        intents, moves, reach, dmax, largest = _kc.step_figures(d, self._pressure, self._radii)
-        # Rounded up a little, so that they stay the same from step to step (agents at rest).
-        reach = _round_up(reach)
+        intents, dmax, rmax = _kc.step_figures(d, self._pressure, self._radii)
+        # Rounded up a little, so that it stays the same from step to step (agents at rest).
         dmax = _round_up(dmax)
-        separation = self._separation if self._separation is not None else 0.25 * largest
-        cell = max(2.0 * (reach + separation + dmax) + skin, 1e-9)
-        return d, code, intents, moves, reach, dmax, separation, cell
+        separation = self._separation if self._separation is not None else 0.25 * rmax
+        cell = max(2.0 * (rmax + separation + dmax) + skin, 1e-9)
+        return d, code, intents, rmax, dmax, separation, cell
 
     @staticmethod
     def _params(world: "World2D | World3D", figures: tuple[object, ...],
                 grid: tuple[float, float, float, int, int],
                 *more: object) -> tuple[object, ...]:
         """Every figure a step depends on besides the agents' own: the step's ``figures``
-        (mode, reach, largest displacement, separation), the world's tolerances and
+        (mode, largest radius, largest displacement, separation), the world's tolerances and
         version, the grid ``(ox, oy, size, nx, ny)`` and ``more`` (see :meth:`_buffers`)."""
         return (*figures, *world._tolerances(), world._max_iterations, world._store.version,
                 *grid, *more)
@@ -319,18 +318,17 @@ class Crowd(_Agents):
         n = len(self._ids)
         world = self._world
         skin, margin, slack, min_motion = world._tolerances()
-        d, code, intents, moves, reach, dmax, separation, cell = self._prelude(
-            displacements, mode, skin)
+        d, code, intents, rmax, dmax, separation, cell = self._prelude(displacements, mode, skin)
         p = self._positions
         grid = _kc.grid_agents(p, cell)
         ox, oy, size, nx, ny, start, items = grid
         blob = world._store.pack()
-        params = self._params(world, (code, reach, dmax, separation), grid[:5])
+        params = self._params(world, (code, rmax, dmax, separation), grid[:5])
         last, _, still, busy, open_cells, out, stops, obstacles, pressure = self._buffers(
             params, grid[:5])
-        run_rows(_kc.crowd_step, n, blob, p, self._radii, moves, self._weights, d, intents,
-                 np.empty((n, 4)), np.empty((n, 5)), items, start, ox, oy, size, nx, ny,
-                 reach, dmax, code, separation, skin, margin, slack, min_motion,
+        run_rows(_kc.crowd_step, n, blob, p, self._radii, self._weights, d, intents,
+                 np.empty((n, 3)), np.empty((n, 5)), items, start, ox, oy, size, nx, ny,
+                 rmax, dmax, code, separation, skin, margin, slack, min_motion,
                  world._max_iterations, *last, still, busy, open_cells, out, stops, obstacles,
                  pressure, *_cells(nx * ny, n), join=False)
         self._finish(params, d, p, out, stops, obstacles, pressure, open_cells)
@@ -366,8 +364,8 @@ def _cells(count: int, n: int) -> tuple[IntArray, IntArray]:
 
 def _round_up(value: float) -> float:
     """``value`` (>= 0) rounded up to a sixteenth of its power of two: the figures a step
-    takes from all its agents (the largest displacement, the largest reach) then stay the
-    same while the agents' own values wobble by a rounding, so that agents at rest can be
+    takes from all its agents (the largest displacement) then stays the same while the
+    agents' own values wobble by a rounding, so that agents at rest can be
     told to be (:func:`sidestep.kernels.crowd.still_rows`)."""
     if value <= 0.0 or not math.isfinite(value):
         return value

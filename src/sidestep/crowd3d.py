@@ -171,8 +171,7 @@ class Crowd3D(_Agents):
         world = self._world
         up = world._up
         skin, margin, slack, min_motion = world._tolerances()
-        d, code, intents, moves, reach, dmax, separation, cell = self._prelude(
-            displacements, mode, skin)
+        d, code, intents, rmax, dmax, separation, cell = self._prelude(displacements, mode, skin)
         p = self._positions
         # The largest coordinate (for rounding), rounded up to a power of two: it stays
         # the same from step to step (agents at rest, Crowd._buffers).
@@ -181,13 +180,13 @@ class Crowd3D(_Agents):
         grid = _kc.grid_agents(flat, cell)
         ox, oy, size, nx, ny, start, items = grid
         blob = world._store.pack()
-        params = self._params(world, (code, reach, dmax, separation), grid[:5], scale)
+        params = self._params(world, (code, rmax, dmax, separation), grid[:5], scale)
         # (The 3D world has no open cells yet: each move asks the world.)
         last, last_flat, still, busy, open_cells, out, stops, obstacles, pressure = \
             self._buffers(params, grid[:5])
-        run_rows(_kc3.crowd_step, n, blob, p, self._radii, self._halves, moves, self._weights,
+        run_rows(_kc3.crowd_step, n, blob, p, self._radii, self._halves, self._weights,
                  d, intents, np.empty((n, _kc3.PACKED)), np.empty((n, 7)), items, start, ox, oy,
-                 size, nx, ny, up, reach, dmax, code, separation, skin, margin, slack,
+                 size, nx, ny, up, rmax, dmax, code, separation, skin, margin, slack,
                  min_motion, world._max_iterations, scale, *last, flat, last_flat, still, busy,
                  out, stops, obstacles, pressure, *_cells(nx * ny, n), join=False)
         self._finish(params, d, flat, out, stops, obstacles, pressure, open_cells)

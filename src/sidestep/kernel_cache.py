@@ -70,7 +70,7 @@ KERNELS: dict[str, tuple[str, float]] = {
     "moves:block": ("W f f f f f F1 I1 F2", 0.6),
     "world:separation_item": ("W i f f", 0.4),
     # Crowds (2D): the step calls a move per agent, as move_agents does.
-    "crowd:crowd_step": ("F1 F2 F1 F1 F1 F2 F2 F2 F2 I1 I1 f f f i i f f i f f f f f i i F2 F2 F2 "
+    "crowd:crowd_step": ("F1 F2 F1 F1 F2 F2 F2 F2 I1 I1 f f f i i f f i f f f f f i i F2 F2 F2 "
                          "F2 I1 I1 U1 U1 U1 F2 I1 I1 F2 I2 I1 I1", 5),
     "crowd:grid_agents": ("F2 f", 0.2),
     "crowd:step_figures": ("F2 F2 F1", 0.2),
@@ -90,7 +90,7 @@ KERNELS: dict[str, tuple[str, float]] = {
     "kernels3d.moves:move_agent": ("P3 f f f f f f f f i i f f f f i F1 I1 F2", 1.5),
     "kernels3d.moves:move_agents": ("P3 F2 F2 F1 F1 i i f f f f i F2 I1", 1.5),
     # Crowds (3D): the 2D grid (crowd:grid_agents) over the horizontal axes.
-    "kernels3d.crowd:crowd_step": ("P3 F2 F1 F1 F1 F1 F2 F2 F2 F2 I1 I1 f f f i i i f f i f f f f "
+    "kernels3d.crowd:crowd_step": ("P3 F2 F1 F1 F1 F2 F2 F2 F2 I1 I1 f f f i i i f f i f f f f "
                                    "f i f i F2 F2 F2 F2 I1 I1 F2 F2 U1 U1 F2 I1 I1 F2 I2 I1 I1",
                                    3),
     "kernels3d.crowd:touching_pairs": ("F2 F1 F1 i f f f i i I1 I1 f", 0.8),

@@ -5,7 +5,8 @@ One step moves every agent at once, each from where all of them started
 
 1. **Neighbours**: a uniform grid over the agents' start positions
    (:func:`grid_agents`); two agents are neighbours when they could touch
-   during the step (``|p_j - p_i| < r_i + r_j + |d_i| + |d_j| + skin``).
+   during the step: each moves at most ``m``, the step's largest displacement
+   plus ``separation`` (below), so ``|p_j - p_i| < r_i + r_j + 2 m + skin``.
    The step reads the agents in the grid's order, each cell's sorted by
    ``x`` (:func:`cell_order`): the cells of a row are one run of memory
    sorted by ``x``, a search reads the cells within reach of a row in one
@@ -26,7 +27,14 @@ One step moves every agent at once, each from where all of them started
    heavier (or equal) neighbour heading into it beyond its share (the
    intrusion, times ``w_j / (w_i + w_j)``: pushed aside, half each for
    equals), plus the separation from overlapping neighbours (its part of the
-   overlap, the heavier moving less), at most ``separation`` per step.
+   overlap, the heavier moving less), at most ``separation`` per step; the
+   whole wish at most ``m``: an agent pushed while it walks goes no faster
+   than the fastest agent plus ``separation``. (Each agent's motion was
+   bounded by its own ``|d|`` plus ``m``, its neighbours searched for within
+   ``r_i + r_j + |d_i| + |d_j| + 2 m + skin``: bounded by ``m``, the search is
+   narrower by ``|d_i| + |d_j|``, and the crowd hall benchmark's steps take
+   0.70 of the time, three alternating runs.) ``m`` is made of the largest
+   displacement rounded up (by at most a sixteenth: agents at rest, below).
 4. **Move**: the motion nearest the wish inside the cell (the cell's
    half-planes the wish breaks, added one at a time: the active set stays a
    handful however many neighbours there are, and each answer lies on the
@@ -51,8 +59,8 @@ same pressure as then, with every agent within its neighbour search the same
 too, in the same world and with the same step figures, would be worked out to
 the very answers of last step: the step keeps those instead (:func:`still_rows`,
 :func:`calm`). So that a jam does come to rest to the bit, the figures a step
-takes from all its agents are rounded up a little (the largest displacement
-and reach), the grid lies on whole blocks of cells, and pressure is rounded to
+takes from all its agents are rounded up a little (the largest
+displacement), the grid lies on whole blocks of cells, and pressure is rounded to
 a grain (:func:`pressure_grain`): unrounded, it went on changing in its last
 digits for dozens of steps.
 """
@@ -160,26 +168,21 @@ def grid_agents(positions, cell):
 
 @njit(cache=True)
 def step_figures(displacements, pressure, radii):
-    """A step's first figures, in one pass over the agents: ``(intents (n, dim), moves (n,),
-    reach, dmax, largest)``: each agent's displacement plus pressure, its ``|d|``, the
-    largest ``r + |d|``, the largest ``|d|`` and the largest radius (0 for no agents). 2D
-    or 3D (``dim`` columns)."""
+    """A step's first figures, in one pass over the agents: ``(intents (n, dim), dmax,
+    rmax)``: each agent's displacement plus pressure, the largest ``|d|`` and the largest
+    radius (0 for no agents). 2D or 3D (``dim`` columns)."""
     n, dim = displacements.shape
     intents = np.empty((n, dim))
-    moves = np.empty(n)
-    reach = 0.0
-    dmax = 0.0
-    largest = 0.0
+    square = 0.0
+    rmax = 0.0
     for k in range(n):
-        square = 0.0
+        dk = 0.0
         for c in range(dim):
             intents[k, c] = displacements[k, c] + pressure[k, c]
-            square += displacements[k, c] * displacements[k, c]
-        moves[k] = math.sqrt(square)
-        reach = max(reach, radii[k] + moves[k])
-        dmax = max(dmax, moves[k])
-        largest = max(largest, radii[k])
-    return intents, moves, reach, dmax, largest
+            dk += displacements[k, c] * displacements[k, c]
+        square = max(square, dk)
+        rmax = max(rmax, radii[k])
+    return intents, math.sqrt(square), rmax
 
 
 @njit(cache=True, forceinline=True)
@@ -253,35 +256,34 @@ def on_grain(value, grain):
 
 
 @njit(cache=True, inline="always")
-def touch_base(rk, motion, extra, skin):
+def touch_base(rk, motion, most, skin):
     """An agent's part of the distance within which a neighbour could touch it during the
-    step (radius ``rk``, moving at most ``motion``): a neighbour of radius ``r`` and
-    displacement ``|d|`` is within ``touch_base + (r + |d|)`` (it moves at most ``|d| +
-    extra``). Summed once per agent, not per neighbour (:func:`_neighbours`, and the 3D
-    search)."""
-    return rk + motion + extra + skin
+    step (radius ``rk``, moving at most ``motion``): a neighbour of radius ``r`` (moving
+    at most ``most``, as every agent) is within ``touch_base + r``. Summed once per agent,
+    not per neighbour (:func:`_neighbours`, and the 3D search)."""
+    return rk + motion + most + skin
 
 
 @njit(cache=True, inline="always")
-def search_reach(rk, motion, reach, extra, skin):
+def search_reach(rk, motion, rmax, most, skin):
     """How far from an agent (radius ``rk``, moving at most ``motion``) its neighbour
-    search looks along each axis: no agent (each at most ``reach`` of radius and
-    displacement, moving ``extra`` more) beyond it can touch it during the step. The
-    search (:func:`_neighbours`, and the 3D one) and the test for agents at rest
-    (:func:`calm`) both look this far: :func:`touch_base` plus ``reach``, so that no
-    neighbour's touching distance exceeds it, rounding included."""
-    return touch_base(rk, motion, extra, skin) + reach
+    search looks along each axis: no agent (each of radius at most ``rmax``, moving at
+    most ``most``) beyond it can touch it during the step. The search
+    (:func:`_neighbours`, and the 3D one) and the test for agents at rest (:func:`calm`)
+    both look this far: :func:`touch_base` plus ``rmax``, so that no neighbour's touching
+    distance exceeds it, rounding included."""
+    return touch_base(rk, motion, most, skin) + rmax
 
 
 @njit(cache=True, forceinline=True)
-def busy_spread(reach, extra, skin, size):
+def busy_spread(rmax, most, skin, size):
     """How many cells of the busy grid (:func:`still_rows`) the widest neighbour search of
     a step spans on either side of an agent's own (:func:`search_reach` of an agent of
-    ``r + |d|`` = ``reach``): a busy cell is marked along its row this far, so that
+    radius ``rmax``): a busy cell is marked along its row this far, so that
     :func:`calm` reads one cell per row. The grid's cells are made as wide as that search
     from the same figures: one more cell for a rounding would mark half as much again,
     so a rounding is let off (:func:`calm` turns down the rare search wider than this)."""
-    cells = search_reach(reach, extra, reach, extra, skin) / (size / BUSY_SPLIT)
+    cells = search_reach(rmax, most, rmax, most, skin) / (size / BUSY_SPLIT)
     return max(int(math.ceil(cells - 1e-9)), 0)
 
 
@@ -301,6 +303,16 @@ def calm(busy, px, py, r, ox, oy, size, nx, ny, spread):
         if busy[cj * mx + own]:
             return False
     return True
+
+
+@njit(cache=True, inline="always")
+def capped(square, limit):
+    """The factor (at most 1) that brings a vector of squared length ``square`` to at most
+    ``limit`` long: the caps of an agent's wish and of its parts (the 2D and 3D crowd
+    steps)."""
+    if square > limit * limit:
+        return limit / math.sqrt(square)
+    return 1.0
 
 
 @njit(cache=True, inline="always")
@@ -344,15 +356,15 @@ def sort_cells(start, items, packed, c0, c1, axis, row):
 
 
 @njit(cache=True)
-def cell_order(start, items, positions, radii, halves, moves, weights, displacements, intents,
-               axis, packed, rest, known, pressure_now, last_positions, last_displacements,
+def cell_order(start, items, positions, radii, halves, weights, displacements, intents, axis,
+               packed, rest, known, pressure_now, last_positions, last_displacements,
                last_pressure, last_stops, last_obstacles, flat, last_flat, ox, oy, size, nx, ny,
                spread, still, busy, out, stops, obstacles, pressure, cells, done):
     """Sorts the agents of each cell of the grid taken from the queue ``cells[0]`` by their
     coordinate ``axis`` (then index) in ``items`` (in place) and writes them in that
-    order: ``packed``, each one's position, radius, core half length (3D) and ``|d|``
-    (2D: ``(n, 4)`` ``x, y, r, |d|``; 3D: ``(n, 6)`` ``x, y, z, r, half, |d|``, with
-    ``halves`` given, empty in 2D), and ``rest``, its weight, displacement and intent
+    order: ``packed``, each one's position, radius and core half length (3D) (2D: ``(n,
+    3)`` ``x, y, r``; 3D: ``(n, 5)`` ``x, y, z, r, half``, with ``halves`` given, empty in
+    2D), and ``rest``, its weight, displacement and intent
     (2D: ``(n, 5)``, 3D: ``(n, 7)``); counts the agents written in ``done``
     (:func:`.row_queue.rows_done`) and returns only when every agent is (the threads
     wait for each other: :func:`.row_queue.wait_rows`). The cells of a row of the grid
@@ -378,7 +390,6 @@ def cell_order(start, items, positions, radii, halves, moves, weights, displacem
             packed[t, dim] = radii[k]
             if halves.shape[0]:
                 packed[t, dim + 1] = halves[k]
-            packed[t, width - 1] = moves[k]
         sort_cells(start, items, packed, c0, c1, axis, row)
         for t in range(start[c0], start[c1]):
             k = items[t]
@@ -523,18 +534,18 @@ def _clip_to_cell(pairs, count, wx, wy, slack, qp):
 
 
 @njit(cache=True, forceinline=True)
-def _neighbours(packed, row, px, py, rk, motion, reach, extra, skin, ox, oy, size, nx, ny,
+def _neighbours(packed, row, px, py, rk, motion, rmax, most, skin, ox, oy, size, nx, ny,
                 start, out):
     """Agents that could touch the agent of ``packed[row]`` (at ``p``, radius ``rk``) if it
-    moves ``motion`` and each of them its ``|d|`` plus ``extra``: their count; the first
+    moves ``motion`` and each of them ``most``: their count; the first
     ``len(out)`` of them (their rows of ``packed``) go to ``out`` (a larger count means
     ``out`` was too short: grow it and ask again). ``packed`` is :func:`cell_order`'s:
     the cells within reach of a row of the grid are one run of memory, read whole."""
-    r = search_reach(rk, motion, reach, extra, skin)
+    r = search_reach(rk, motion, rmax, most, skin)
     i0, i1, j0, j1 = grid_window(px, py, r, ox, oy, 1.0 / size, nx, ny)
     capacity = out.shape[0]
     count = 0
-    own = touch_base(rk, motion, extra, skin)
+    own = touch_base(rk, motion, most, skin)
     for cj in range(j0, j1 + 1):
         first = start[cj * nx + i0]
         last = start[cj * nx + i1 + 1]
@@ -546,7 +557,7 @@ def _neighbours(packed, row, px, py, rk, motion, reach, extra, skin, ox, oy, siz
         for t in range(first, last):
             ex = packed[t, 0] - px
             ey = packed[t, 1] - py
-            within = own + (packed[t, 2] + packed[t, 3])
+            within = own + packed[t, 2]
             near = ex * ex + ey * ey < within * within and t != row
             if roomy:
                 # No branch on ``near`` (it is a coin toss): write, then count or not.
@@ -578,7 +589,7 @@ def _inside_cell(pairs, count, vx, vy, tolerance, rounding):
 @njit(cache=True, forceinline=True)
 def open_cell(world, open_cells, px, py, ox, oy, size, nx, ny, motion, skin, margin):
     """Whether the agents' grid cell holding ``p`` has no obstacle near: every agent in it
-    (radius plus motion at most ``motion``: the step's ``reach + extra``) slides untouched
+    (radius plus motion at most ``motion``: the step's ``rmax + most``) slides untouched
     (:func:`~sidestep.kernels.moves.open_around` from the cell's centre, over its half
     diagonal). Told once per cell, in ``open_cells`` (0: not yet, 1: open, 2: not; the
     threads may both tell a cell: they write the same)."""
@@ -641,8 +652,8 @@ def _cell(packed, rest, items, row, neighbours, count, scale, pairs):
 
 
 @njit(cache=True, nogil=True)
-def crowd_step(blob, positions, radii, moves, weights, displacements, intents, packed, rest,
-               items, start, ox, oy, size, nx, ny, reach, dmax, mode, separation, skin, margin,
+def crowd_step(blob, positions, radii, weights, displacements, intents, packed, rest, items,
+               start, ox, oy, size, nx, ny, rmax, dmax, mode, separation, skin, margin,
                slack, min_motion, max_iterations, known, pressure_now, last_positions,
                last_displacements, last_pressure, last_stops, last_obstacles, still, busy,
                open_cells, out, stops, obstacles, pressure, cells, done, queue):
@@ -651,17 +662,16 @@ def crowd_step(blob, positions, radii, moves, weights, displacements, intents, p
     First the threads share the ordering of the agents (:func:`cell_order`, the
     cells and agents taken from ``cells (2, 3)``, ``done``: a zero to count them) in the
     grid of :func:`grid_agents` over their positions (``items``, ``start``,
-    ``ox, oy, size, nx, ny``), into ``packed (n, 4)``, their ``x, y, r,
-    |d|``, and ``rest (n, 5)``, their weight, displacement and intent (the
+    ``ox, oy, size, nx, ny``), into ``packed (n, 3)``, their ``x, y, r``,
+    and ``rest (n, 5)``, their weight, displacement and intent (the
     displacement plus what the last step left of the wish: the pressure the
     neighbours make way for), from the agents' ``positions (n, 2)``,
-    ``radii``, ``moves`` (``|d|``), ``weights``, ``displacements (n, 2)`` and
-    ``intents (n, 2)``, and tells the agents at rest (below); each waits
-    until all are ordered, then steps the agents of the rows it takes from
-    ``queue``. ``reach`` is the largest ``r + |d|`` of any agent, ``dmax``
-    the largest ``|d|``. An agent's motion is at most ``|d| +
-    separation + dmax`` (making way is capped at ``dmax``), so neighbours are
-    the agents that could touch it moving that far. Writes, by agent index
+    ``radii``, ``weights``, ``displacements (n, 2)`` and ``intents (n, 2)``,
+    and tells the agents at rest (below); each waits until all are ordered,
+    then steps the agents of the rows it takes from ``queue``. ``rmax`` is
+    the largest radius, ``dmax`` the largest ``|d|``. An agent's wish, so its
+    motion, is at most ``dmax + separation`` (:func:`capped`), so neighbours
+    are the agents that could touch it, each moving that far. Writes, by agent index
     (``items[row]``), each agent's end to ``out (n, 2)``, its stop code to
     ``stops`` and the first obstacle it touched (-1: none) to ``obstacles``,
     and half of what it did not get of its wish to ``pressure (n, 2)``.
@@ -689,11 +699,11 @@ def crowd_step(blob, positions, radii, moves, weights, displacements, intents, p
     no_halves = radii[:0]          # discs: no core
     ordered = cell_order(
         borrow(start), borrow(items), borrow(positions), borrow(radii), borrow(no_halves),
-        borrow(moves), borrow(weights), borrow(displacements), borrow(intents), 0,
-        borrow(packed), borrow(rest), known, borrow(pressure_now), borrow(last_positions),
+        borrow(weights), borrow(displacements), borrow(intents), 0, borrow(packed),
+        borrow(rest), known, borrow(pressure_now), borrow(last_positions),
         borrow(last_displacements), borrow(last_pressure), borrow(last_stops),
         borrow(last_obstacles), borrow(positions), borrow(last_positions), ox, oy, size, nx,
-        ny, busy_spread(reach, separation + dmax, skin, size), borrow(still), borrow(busy),
+        ny, busy_spread(rmax, separation + dmax, skin, size), borrow(still), borrow(busy),
         borrow(out), borrow(stops), borrow(obstacles), borrow(pressure), cells, done)
     world = unpack_world(blob)
     contacts_buffer = np.empty((1, CONTACT_FIELDS))
@@ -711,7 +721,7 @@ def crowd_step(blob, positions, radii, moves, weights, displacements, intents, p
             neighbours_buffer = np.empty(2 * needed, dtype=np.int64)
             pairs_buffer = np.empty((2 * needed, 4))
         needed = _step_rows(world, borrow(packed), borrow(rest), borrow(items),
-                            borrow(start), ox, oy, size, nx, ny, reach,
+                            borrow(start), ox, oy, size, nx, ny, rmax,
                             dmax, mode, separation, skin, margin, slack, min_motion,
                             max_iterations, borrow(still), borrow(busy), borrow(open_cells),
                             borrow(out),
@@ -730,7 +740,7 @@ def crowd_step(blob, positions, radii, moves, weights, displacements, intents, p
 
 
 @njit(cache=True, forceinline=False)
-def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, dmax, mode,
+def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, rmax, dmax, mode,
                separation, skin, margin, slack, min_motion, max_iterations, still, busy,
                open_cells, out, stops, obstacles, pressure, contacts, wf, wi, qp, neighbours,
                pairs, pending, done, queue):
@@ -741,10 +751,10 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
     are never replaced, so the loop over the agents counts no references)."""
     world = borrowed(world)
     scale = max(1.0, abs(ox), abs(oy), abs(ox + nx * size), abs(oy + ny * size))
-    extra = separation + dmax
+    most = separation + dmax         # the most any agent moves (capped)
     rounding = ROUNDING * scale
     grain = pressure_grain(dmax)
-    spread = busy_spread(reach, extra, skin, size)
+    spread = busy_spread(rmax, most, skin, size)
     while True:
         first, stop = resume_rows(pending, queue)
         if first >= stop:
@@ -754,10 +764,9 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
             px = packed[row, 0]
             py = packed[row, 1]
             rk = packed[row, 2]
-            move_k = packed[row, 3]
             if still[items[row]]:
-                if calm(busy, px, py, search_reach(rk, move_k + extra, reach, extra, skin), ox,
-                        oy, size, nx, ny, spread):
+                if calm(busy, px, py, search_reach(rk, most, rmax, most, skin), ox, oy, size,
+                        nx, ny, spread):
                     continue        # at rest: the last step's answers stand
                 still[items[row]] = 0
             wk = rest[row, 0]
@@ -766,8 +775,8 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
             count = 0
             if mode != MODE_GHOST:
                 # 1. Neighbours: agents that could touch this one during the step.
-                count = _neighbours(packed, row, px, py, rk, move_k + extra, reach, extra, skin,
-                                    ox, oy, size, nx, ny, start, neighbours)
+                count = _neighbours(packed, row, px, py, rk, most, rmax, most, skin, ox, oy,
+                                    size, nx, ny, start, neighbours)
                 if count > neighbours.shape[0]:
                     rows_done(done, row - first)
                     pending[0] = row
@@ -792,17 +801,19 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
                 yx -= pnx * yielded
                 yy -= pny * yielded
             # Separating and pressure: at most `separation`; making way for
-            # displacements: at most the largest displacement.
-            s = math.sqrt(sx * sx + sy * sy)
-            if s > separation:
-                sx *= separation / s
-                sy *= separation / s
-            s = math.sqrt(yx * yx + yy * yy)
-            if s > dmax:
-                yx *= dmax / s
-                yy *= dmax / s
+            # displacements: at most the largest displacement; the whole wish: at most
+            # `most`.
+            f = capped(sx * sx + sy * sy, separation)
+            sx *= f
+            sy *= f
+            f = capped(yx * yx + yy * yy, dmax)
+            yx *= f
+            yy *= f
             wx = dx + yx + sx
             wy = dy + yy + sy
+            f = capped(wx * wx + wy * wy, most)
+            wx *= f
+            wy *= f
             # 4. Into the cell, then through the world.
             agent_mode = MODE_SLIDE if mode == MODE_GHOST else mode
             if mode == MODE_BLOCK:
@@ -812,9 +823,9 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
             else:
                 vx, vy, ok = _clip_to_cell(pairs, count, wx, wy, slack, qp)
             # Sliding in a cell with no obstacle near: the world would let every motion
-            # (at most |d| + extra) through untouched. Asked only of an agent that moves.
+            # (at most `most`) through untouched. Asked only of an agent that moves.
             open_here = ok and agent_mode == MODE_SLIDE and \
-                open_cell(world, open_cells, px, py, ox, oy, size, nx, ny, reach + extra, skin,
+                open_cell(world, open_cells, px, py, ox, oy, size, nx, ny, rmax + most, skin,
                           margin)
             x = px
             y = py
@@ -863,10 +874,10 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, reach, d
                     hit = int(contacts[0, 0]) if n2 > 0 else -1
                     break
             moved = math.sqrt((x - px) ** 2 + (y - py) ** 2)
-            if mode != MODE_GHOST and moved > move_k + extra:
+            if mode != MODE_GHOST and moved > most:
                 # Went farther than the neighbours were gathered for (a
                 # recovery out of an obstacle): check the agents that far too.
-                far = _neighbours(packed, row, px, py, rk, moved, reach, extra, skin, ox, oy,
+                far = _neighbours(packed, row, px, py, rk, moved, rmax, most, skin, ox, oy,
                                   size, nx, ny, start, neighbours)
                 if far > neighbours.shape[0]:
                     rows_done(done, row - first)

@@ -11,7 +11,8 @@ depend on the agents' order or on the threads):
    other than ``up``) of the agents' start positions (the 2D
    :func:`~sidestep.kernels.crowd.grid_agents`); the vertical is tested
    exactly: two agents are neighbours when the distance between their cores
-   is below ``r_i + r_j + |d_i| + |d_j| + skin`` (a stack of agents on one
+   is below ``r_i + r_j + 2 m + skin``, ``m`` the most any agent moves, as in
+   2D (a stack of agents on one
    spot lands in one cell, and each is tested against the others exactly).
    The step reads the agents in the grid's order, each cell's sorted along
    the first horizontal axis (:func:`sidestep.kernels.crowd.cell_order`).
@@ -30,7 +31,8 @@ depend on the agents' order or on the threads):
    fixed by their indices.
 3. **Wish**: the displacement asked for, plus the way an agent makes for a
    heavier (or equal) neighbour heading into it beyond its share, plus the
-   separation from overlapping neighbours, capped as in 2D.
+   separation from overlapping neighbours, capped as in 2D (the whole wish at
+   most ``m``, the step's largest displacement plus ``separation``).
 4. **Move**: the motion nearest the wish inside the cell (the 3D
    contact-plane solver :func:`~sidestep.kernels3d.planes.solve_planes` on
    the half-spaces the wish breaks, added one at a time), then the world move
@@ -49,7 +51,7 @@ import numpy as np
 from numba import njit
 
 from ..kernels.borrow import borrow
-from ..kernels.crowd import (ROUNDING, _golden, _share, busy_spread, calm, cell_order,
+from ..kernels.crowd import (ROUNDING, _golden, _share, busy_spread, calm, capped, cell_order,
                               grid_window, on_grain, pressure_grain, search_reach, settles,
                               touch_base, wish_terms)
 from ..kernels.moves import MODE_BLOCK, MODE_GHOST, MODE_SLIDE, STOP_BLOCKED, STOP_DONE, STOP_SLID
@@ -60,8 +62,8 @@ from .world import SCRATCH_FLOATS, SCRATCH_INTS, borrowed
 
 #: Half-spaces of a cell solved together at most (the active set).
 ACTIVE = 16
-#: Columns of ``packed``: position (3), radius, core half length, ``|d|``.
-PACKED = 6
+#: Columns of ``packed``: position (3), radius, core half length.
+PACKED = 5
 #: Columns of ``pairs``: the unit normal (3), the bound, the gap.
 PAIR = 5
 
@@ -121,10 +123,10 @@ def _clip_to_cell(pairs, count, wx, wy, wz, slack, qp):
 
 
 @njit(cache=True, forceinline=True)
-def _neighbours(packed, row, up, a0, a1, motion, reach, extra, skin, ox, oy, size, nx, ny,
+def _neighbours(packed, row, up, a0, a1, motion, rmax, most, skin, ox, oy, size, nx, ny,
                 start, scale, out):
     """Agents that could touch the agent of ``packed[row]`` if it moves ``motion`` and each
-    of them its ``|d|`` plus ``extra``: their count; the first ``len(out)`` of them (their
+    of them ``most``: their count; the first ``len(out)`` of them (their
     rows of ``packed``) go to ``out`` (a larger count means ``out`` was too short: grow it
     and ask again). The grid is over the axes ``a0, a1``; each row of cells within reach
     is read from the first agent within reach along ``a0`` to the last, and the distance
@@ -136,14 +138,14 @@ def _neighbours(packed, row, up, a0, a1, motion, reach, extra, skin, ox, oy, siz
     hk = packed[row, 4]
     h0 = packed[row, a0]
     h1 = packed[row, a1]
-    r = search_reach(rk, motion, reach, extra, skin)
+    r = search_reach(rk, motion, rmax, most, skin)
     i0, i1, j0, j1 = grid_window(h0, h1, r, ox, oy, 1.0 / size, nx, ny)
     # Rounding (of the sums below) is covered by this much more.
     lo = h0 - r - 1e-9 * scale
     hi = h0 + r + 1e-9 * scale
     capacity = out.shape[0]
     count = 0
-    own = touch_base(rk, motion, extra, skin)
+    own = touch_base(rk, motion, most, skin)
     for cj in range(j0, j1 + 1):
         first = start[cj * nx + i0]
         last = start[cj * nx + i1 + 1]
@@ -156,7 +158,7 @@ def _neighbours(packed, row, up, a0, a1, motion, reach, extra, skin, ox, oy, siz
                 break
             ex, ey, ez = _offset(px, py, pz, hk, packed[t, 0], packed[t, 1], packed[t, 2],
                                  packed[t, 4], up)
-            within = own + (packed[t, 3] + packed[t, 5])
+            within = own + packed[t, 3]
             near = ex * ex + ey * ey + ez * ez < within * within and t != row
             if roomy:
                 # No branch on ``near`` (it is a coin toss): write, then count or not.
@@ -236,8 +238,8 @@ def _cell(packed, rest, items, row, neighbours, count, up, a0, a1, scale, pairs)
 
 
 @njit(cache=True, nogil=True)
-def crowd_step(world, positions, radii, halves, moves, weights, displacements, intents, packed,
-               rest, items, start, ox, oy, size, nx, ny, up, reach, dmax, mode, separation, skin,
+def crowd_step(world, positions, radii, halves, weights, displacements, intents, packed, rest,
+               items, start, ox, oy, size, nx, ny, up, rmax, dmax, mode, separation, skin,
                margin, slack, min_motion, max_iterations, scale, known, pressure_now,
                last_positions, last_displacements, last_pressure, last_stops, last_obstacles,
                flat, last_flat, still, busy, out, stops, obstacles, pressure, cells, done,
@@ -250,19 +252,20 @@ def crowd_step(world, positions, radii, halves, moves, weights, displacements, i
     from ``cells``, ``done`` a zero to count them, as in 2D) in the 2D grid over
     their horizontal coordinates (``items``, ``start``, ``ox, oy, size, nx,
     ny``; its axes are ``(up + 1) % 3`` and ``(up + 2) % 3``) into ``packed
-    (n, 6)``, their ``x, y, z, r, half, |d|``, and ``rest (n, 7)``, their
+    (n, 5)``, their ``x, y, z, r, half``, and ``rest (n, 7)``, their
     weight, displacement and intent (the displacement plus what the last step
     left of the wish), from the agents' ``positions``,
-    ``radii``, ``halves``, ``moves``, ``weights``, ``displacements`` and
+    ``radii``, ``halves``, ``weights``, ``displacements`` and
     ``intents``, and tells the agents at rest (``known``, ``pressure_now``,
     ``last_*``, ``still``, ``busy`` as in 2D; ``flat``, ``last_flat``
     the horizontal coordinates now and at the last step); each waits until
-    all are ordered. ``reach`` is the largest ``r + |d|`` of any agent, ``dmax``
-    the largest ``|d|``, ``scale`` the largest coordinate (at least 1, for
-    rounding). Writes, by agent index (``items[row]``), each agent's end to
-    ``out (n, 3)``, its stop code to ``stops``, the first obstacle it touched
-    (-1: none) to ``obstacles`` and half of what it did not get of its wish to
-    ``pressure (n, 3)``. Agents at rest (``still``, ``busy``) keep the rows
+    all are ordered. ``rmax`` is the largest radius, ``dmax`` the largest
+    ``|d|`` (an agent moves at most ``dmax + separation``, as in 2D),
+    ``scale`` the largest coordinate (at least 1, for rounding). Writes, by
+    agent index (``items[row]``), each agent's end to ``out (n, 3)``, its stop
+    code to ``stops``, the first obstacle it touched (-1: none) to
+    ``obstacles`` and half of what it did not get of its wish to ``pressure
+    (n, 3)``. Agents at rest (``still``, ``busy``) keep the rows
     the caller filled with the last step's answers, as in 2D
     (:func:`sidestep.kernels.crowd.crowd_step`). Releases the GIL; a row's
     result does not depend on which thread took it; returns only once every
@@ -270,11 +273,11 @@ def crowd_step(world, positions, radii, halves, moves, weights, displacements, i
     """
     ordered = cell_order(
         borrow(start), borrow(items), borrow(positions), borrow(radii), borrow(halves),
-        borrow(moves), borrow(weights), borrow(displacements), borrow(intents), (up + 1) % 3,
+        borrow(weights), borrow(displacements), borrow(intents), (up + 1) % 3,
         borrow(packed), borrow(rest), known, borrow(pressure_now), borrow(last_positions),
         borrow(last_displacements), borrow(last_pressure), borrow(last_stops),
         borrow(last_obstacles), borrow(flat), borrow(last_flat), ox, oy, size, nx, ny,
-        busy_spread(reach, separation + dmax, skin, size), borrow(still), borrow(busy),
+        busy_spread(rmax, separation + dmax, skin, size), borrow(still), borrow(busy),
         borrow(out), borrow(stops), borrow(obstacles), borrow(pressure), cells, done)
     world = borrowed(world)
     contacts_buffer = np.empty((1, CONTACT_FIELDS))
@@ -293,7 +296,7 @@ def crowd_step(world, positions, radii, halves, moves, weights, displacements, i
             neighbours_buffer = np.empty(2 * needed, dtype=np.int64)
             pairs_buffer = np.empty((2 * needed, PAIR))
         needed = _step_rows(world, borrow(packed), borrow(rest), borrow(items),
-                            borrow(start), ox, oy, size, nx, ny, up, reach, dmax, mode,
+                            borrow(start), ox, oy, size, nx, ny, up, rmax, dmax, mode,
                             separation, skin, margin, slack, min_motion, max_iterations, scale,
                             borrow(still), borrow(busy), borrow(out), borrow(stops),
                             borrow(obstacles), borrow(pressure),
@@ -311,7 +314,7 @@ def crowd_step(world, positions, radii, halves, moves, weights, displacements, i
 
 
 @njit(cache=True, forceinline=False)
-def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, reach, dmax, mode,
+def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, rmax, dmax, mode,
                separation, skin, margin, slack, min_motion, max_iterations, scale, still, busy,
                out, stops, obstacles, pressure, contacts, wf, wi, cand, qp, neighbours, pairs,
                pending, done, queue):
@@ -322,12 +325,12 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, reac
     world = borrowed(world)
     a0 = (up + 1) % 3
     a1 = (up + 2) % 3
-    extra = separation + dmax
+    most = separation + dmax         # the most any agent moves (capped)
     agent_mode = MODE_SLIDE if mode == MODE_GHOST else mode
     tolerance = 0.25 * skin
     rounding = ROUNDING * scale
     grain = pressure_grain(dmax)
-    spread = busy_spread(reach, extra, skin, size)
+    spread = busy_spread(rmax, most, skin, size)
     while True:
         first, stop = resume_rows(pending, queue)
         if first >= stop:
@@ -338,19 +341,18 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, reac
             pz = packed[row, 2]
             rk = packed[row, 3]
             hk = packed[row, 4]
-            move_k = packed[row, 5]
             if still[items[row]]:
                 if calm(busy, packed[row, a0], packed[row, a1],
-                        search_reach(rk, move_k + extra, reach, extra, skin), ox, oy, size, nx,
-                        ny, spread):
+                        search_reach(rk, most, rmax, most, skin), ox, oy, size, nx, ny,
+                        spread):
                     continue        # at rest: the last step's answers stand
                 still[items[row]] = 0
             wk = rest[row, 0]
             count = 0
             if mode != MODE_GHOST:
                 # 1. Neighbours: agents that could touch this one during the step.
-                count = _neighbours(packed, row, up, a0, a1, move_k + extra, reach, extra,
-                                    skin, ox, oy, size, nx, ny, start, scale, neighbours)
+                count = _neighbours(packed, row, up, a0, a1, most, rmax, most, skin, ox, oy,
+                                    size, nx, ny, start, scale, neighbours)
                 if count > neighbours.shape[0]:
                     rows_done(done, row - first)
                     pending[0] = row
@@ -381,20 +383,23 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, reac
                 yy -= pny * yielded
                 yz -= pnz * yielded
             # Separating and pressure: at most `separation`; making way for
-            # displacements: at most the largest displacement.
-            s = math.sqrt(sx * sx + sy * sy + sz * sz)
-            if s > separation:
-                sx *= separation / s
-                sy *= separation / s
-                sz *= separation / s
-            s = math.sqrt(yx * yx + yy * yy + yz * yz)
-            if s > dmax:
-                yx *= dmax / s
-                yy *= dmax / s
-                yz *= dmax / s
+            # displacements: at most the largest displacement; the whole wish: at most
+            # `most`.
+            f = capped(sx * sx + sy * sy + sz * sz, separation)
+            sx *= f
+            sy *= f
+            sz *= f
+            f = capped(yx * yx + yy * yy + yz * yz, dmax)
+            yx *= f
+            yy *= f
+            yz *= f
             wx = rest[row, 1] + yx + sx
             wy = rest[row, 2] + yy + sy
             wz = rest[row, 3] + yz + sz
+            f = capped(wx * wx + wy * wy + wz * wz, most)
+            wx *= f
+            wy *= f
+            wz *= f
             # 4. Into the cell, then through the world.
             if mode == MODE_BLOCK:
                 ok = _inside_cell(pairs, count, wx, wy, wz, 0.0, rounding)
@@ -448,10 +453,10 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, reac
                     hit = int(contacts[0, 0]) if n2 > 0 else -1
                     break
             moved = math.sqrt((x - px) ** 2 + (y - py) ** 2 + (z - pz) ** 2)
-            if mode != MODE_GHOST and moved > move_k + extra:
+            if mode != MODE_GHOST and moved > most:
                 # Went farther than the neighbours were gathered for (a
                 # recovery out of an obstacle): check the agents that far too.
-                far = _neighbours(packed, row, up, a0, a1, moved, reach, extra, skin, ox, oy,
+                far = _neighbours(packed, row, up, a0, a1, moved, rmax, most, skin, ox, oy,
                                   size, nx, ny, start, scale, neighbours)
                 if far > neighbours.shape[0]:
                     rows_done(done, row - first)
