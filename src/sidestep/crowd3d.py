@@ -164,8 +164,11 @@ class Crowd3D(_Agents):
         The promise, after every step: no agent is inside an obstacle, and no
         two agents' capsules are closer than the sum of their radii minus the
         world's skin, where the step started that way; an agent never passes
-        through another; the ends do not depend on the agents' order (to
-        rounding, 1e-9) nor on the number of threads (exactly).
+        through another; no agent moves more than the largest displacement
+        (rounded up by at most a sixteenth) plus ``separation``, but one
+        leaving an obstacle it started in; the ends do not depend on the
+        agents' order (to rounding, 1e-9) nor on the number of threads
+        (exactly).
         """
         n = len(self._ids)
         world = self._world
