@@ -258,7 +258,8 @@ class Crowd(_Agents):
     separation : float >= 0, optional
         How far (world units) a step moves an agent to separate it from
         agents it overlaps (spawned on top of each other); a quarter of the
-        largest radius by default.
+        largest radius by default. No agent moves more than the step's largest
+        displacement plus this in a step (making way included).
 
     Examples
     --------

@@ -86,7 +86,9 @@ class Crowd3D(_Agents):
         How hard each agent pushes (1 by default); ``inf``: never pushed.
     separation : float >= 0, optional
         How far (world units) a step moves an agent to separate it from
-        agents it overlaps; a quarter of the largest radius by default.
+        agents it overlaps; a quarter of the largest radius by default. No
+        agent moves more than the step's largest displacement plus this in a
+        step (making way included).
 
     Examples
     --------
