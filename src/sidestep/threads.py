@@ -150,7 +150,6 @@ def run_rows(kernel: Callable[..., object], n: int, *args: object, join: bool = 
         _unjoined.extend(helpers)
 
 
-
 def _raise_unjoined() -> None:
     """Forget the calls not waited for that are done, raising the first one's error."""
     if not _unjoined:

@@ -365,10 +365,10 @@ def cell_order(start, items, positions, radii, halves, weights, displacements, i
                spread, still, busy, out, stops, obstacles, pressure, cells, done):
     """Sorts the agents of each cell of the grid taken from the queue ``cells[0]`` by their
     coordinate ``axis`` (then index) in ``items`` (in place; ``axis`` -1: left in index
-    order) and writes them in that order: ``packed``, each one's position, radius and core half length (3D) (2D: ``(n,
-    3)`` ``x, y, r``; 3D: ``(n, 5)`` ``x, y, z, r, half``, with ``halves`` given, empty in
-    2D), and ``rest``, its weight, displacement and intent
-    (2D: ``(n, 5)``, 3D: ``(n, 7)``); counts the agents written in ``done``
+    order) and writes them in that order: ``packed``, each one's position, radius and
+    core half length (3D) (2D: ``(n, 3)`` ``x, y, r``; 3D: ``(n, 5)`` ``x, y, z, r,
+    half``, with ``halves`` given, empty in 2D), and ``rest``, its weight, displacement
+    and intent (2D: ``(n, 5)``, 3D: ``(n, 7)``); counts the agents written in ``done``
     (:func:`.row_queue.rows_done`) and returns only when every agent is (the threads
     wait for each other: :func:`.row_queue.wait_rows`). The cells of a row of the grid
     then make one run of memory, sorted along it if ``axis`` is given (a neighbour
@@ -702,13 +702,14 @@ def crowd_step(blob, positions, radii, weights, displacements, intents, packed, 
     lines between cores.
     """
     no_halves = radii[:0]          # discs: no core
+    spread = busy_spread(rmax, separation + dmax, skin, size)
     ordered = cell_order(
         borrow(start), borrow(items), borrow(positions), borrow(radii), borrow(no_halves),
         borrow(weights), borrow(displacements), borrow(intents), -1, borrow(packed),
         borrow(rest), known, borrow(pressure_now), borrow(last_positions),
         borrow(last_displacements), borrow(last_pressure), borrow(last_stops),
         borrow(last_obstacles), borrow(positions), borrow(last_positions), ox, oy, size, nx,
-        ny, busy_spread(rmax, separation + dmax, skin, size), borrow(still), borrow(busy),
+        ny, spread, borrow(still), borrow(busy),
         borrow(out), borrow(stops), borrow(obstacles), borrow(pressure), cells, done)
     world = unpack_world(blob)
     contacts_buffer = np.empty((1, CONTACT_FIELDS))
@@ -727,7 +728,7 @@ def crowd_step(blob, positions, radii, weights, displacements, intents, packed, 
             pairs_buffer = np.empty((2 * needed, 4))
         needed = _step_rows(world, borrow(packed), borrow(rest), borrow(items),
                             borrow(start), ox, oy, size, nx, ny, rmax,
-                            dmax, mode, separation, skin, margin, slack, min_motion,
+                            dmax, spread, mode, separation, skin, margin, slack, min_motion,
                             max_iterations, borrow(still), borrow(busy), borrow(open_cells),
                             borrow(out),
                             borrow(stops), borrow(obstacles),
@@ -745,21 +746,21 @@ def crowd_step(blob, positions, radii, weights, displacements, intents, packed, 
 
 
 @njit(cache=True, forceinline=False)
-def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, rmax, dmax, mode,
-               separation, skin, margin, slack, min_motion, max_iterations, still, busy,
+def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, rmax, dmax, spread,
+               mode, separation, skin, margin, slack, min_motion, max_iterations, still, busy,
                open_cells, out, stops, obstacles, pressure, contacts, wf, wi, qp, neighbours,
                pairs, pending, done, queue):
     """:func:`crowd_step`'s work: the rows ``pending [first, stop)`` left by the last
     call, then rows from ``queue`` until none are left (returns 0). An agent with more
     neighbours than ``neighbours`` holds is left undone with the rest of its chunk
     in ``pending``, and their count returned: the caller grows the buffers (here they
-    are never replaced, so the loop over the agents counts no references)."""
+    are never replaced, so the loop over the agents counts no references). ``spread``:
+    :func:`busy_spread`, as :func:`crowd_step` worked it out for the ordering."""
     world = borrowed(world)
     scale = max(1.0, abs(ox), abs(oy), abs(ox + nx * size), abs(oy + ny * size))
     most = separation + dmax         # the most any agent moves (capped)
     rounding = ROUNDING * scale
     grain = pressure_grain(dmax)
-    spread = busy_spread(rmax, most, skin, size)
     while True:
         first, stop = resume_rows(pending, queue)
         if first >= stop:

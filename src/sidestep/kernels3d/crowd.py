@@ -271,13 +271,14 @@ def crowd_step(world, positions, radii, halves, weights, displacements, intents,
     result does not depend on which thread took it; returns only once every
     row is done, as in 2D. Every array is read through a borrowed view.
     """
+    spread = busy_spread(rmax, separation + dmax, skin, size)
     ordered = cell_order(
         borrow(start), borrow(items), borrow(positions), borrow(radii), borrow(halves),
         borrow(weights), borrow(displacements), borrow(intents), (up + 1) % 3,
         borrow(packed), borrow(rest), known, borrow(pressure_now), borrow(last_positions),
         borrow(last_displacements), borrow(last_pressure), borrow(last_stops),
         borrow(last_obstacles), borrow(flat), borrow(last_flat), ox, oy, size, nx, ny,
-        busy_spread(rmax, separation + dmax, skin, size), borrow(still), borrow(busy),
+        spread, borrow(still), borrow(busy),
         borrow(out), borrow(stops), borrow(obstacles), borrow(pressure), cells, done)
     world = borrowed(world)
     contacts_buffer = np.empty((1, CONTACT_FIELDS))
@@ -296,7 +297,7 @@ def crowd_step(world, positions, radii, halves, weights, displacements, intents,
             neighbours_buffer = np.empty(2 * needed, dtype=np.int64)
             pairs_buffer = np.empty((2 * needed, PAIR))
         needed = _step_rows(world, borrow(packed), borrow(rest), borrow(items),
-                            borrow(start), ox, oy, size, nx, ny, up, rmax, dmax, mode,
+                            borrow(start), ox, oy, size, nx, ny, up, rmax, dmax, spread, mode,
                             separation, skin, margin, slack, min_motion, max_iterations, scale,
                             borrow(still), borrow(busy), borrow(out), borrow(stops),
                             borrow(obstacles), borrow(pressure),
@@ -314,14 +315,15 @@ def crowd_step(world, positions, radii, halves, weights, displacements, intents,
 
 
 @njit(cache=True, forceinline=False)
-def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, rmax, dmax, mode,
-               separation, skin, margin, slack, min_motion, max_iterations, scale, still, busy,
-               out, stops, obstacles, pressure, contacts, wf, wi, cand, qp, neighbours, pairs,
-               pending, done, queue):
+def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, rmax, dmax, spread,
+               mode, separation, skin, margin, slack, min_motion, max_iterations, scale, still,
+               busy, out, stops, obstacles, pressure, contacts, wf, wi, cand, qp, neighbours,
+               pairs, pending, done, queue):
     """:func:`crowd_step`'s work, as the 2D
     :func:`sidestep.kernels.crowd._step_rows`: the rows ``pending [first, stop)`` left by
     the last call, then rows from ``queue`` until none are left (returns 0), or the
-    count of neighbours of an agent the buffers cannot hold."""
+    count of neighbours of an agent the buffers cannot hold (``spread`` as
+    :func:`crowd_step` worked it out)."""
     world = borrowed(world)
     a0 = (up + 1) % 3
     a1 = (up + 2) % 3
@@ -330,7 +332,6 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, rmax
     tolerance = 0.25 * skin
     rounding = ROUNDING * scale
     grain = pressure_grain(dmax)
-    spread = busy_spread(rmax, most, skin, size)
     while True:
         first, stop = resume_rows(pending, queue)
         if first >= stop:
