@@ -105,7 +105,12 @@ class Store3D:
         floor)`` or None); stores the corners; returns ``(rows, first corner)``."""
         m = len(triangles)
         normals, _ = face_normals(vertices, triangles)
-        flags = active_edges(vertices, triangles, tolerances.SMOOTH_EDGE_ANGLE)
+        # Corners at the same coordinates are one corner for the edges
+        # (exporters and readers such as trimesh keep a corner per texture
+        # coordinate or normal): a floor's seams are inactive however its
+        # corners are indexed.
+        welded, same = np.unique(vertices, axis=0, return_inverse=True)
+        flags = active_edges(welded, same.reshape(-1)[triangles], tolerances.SMOOTH_EDGE_ANGLE)
         rows = np.zeros((m, _kw.PARAMS))
         rows[:, _kw.P_FIRST] = self.loop.size + 3 * np.arange(m)
         rows[:, _kw.P_COUNT] = 3

@@ -64,17 +64,17 @@ def test_face_normals_and_areas():
     assert normals.tolist() == [[0, 0, 1], [0, 0, 1]] and areas.tolist() == [1.0, 1.0]
 
 
-def _seam_sweep(flags_of):
-    # A ball resting a hair inside its radius on triangle 0 (as rounding
-    # leaves it), sliding across the diagonal seam into triangle 1.
+def _seam_sweep(flags_of, below=2e-15, level=-1.0, dz=0.0):
+    # A ball resting ``below`` inside its radius on triangle 0 (a few ulps:
+    # as rounding leaves it), sliding across the diagonal seam into triangle 1.
     r = 0.25
-    start = np.array([1.2, 0.3, r - 1e-12])
-    d = np.array([-0.6, 0.4, 0.0])
+    start = np.array([1.2, 0.3, r - below])
+    d = np.array([-0.6, 0.4, dz])
     hits = []
     for k in range(2):
         f, nx, ny, nz, *_ = sweep_capsule_polygon(*start, *start, *d, r,
                                                   *triangle_args(FLOOR, FLOOR_TRIANGLES, k),
-                                                  flags_of(k), False)
+                                                  flags_of(k), False, level)
         if f != math.inf:
             hits.append((f, (nx, ny, nz)))
     return hits
@@ -83,6 +83,23 @@ def _seam_sweep(flags_of):
 def test_sliding_over_the_seam_of_coplanar_triangles_never_bumps():
     flags = active_edges(FLOOR, FLOOR_TRIANGLES, math.radians(5))
     assert _seam_sweep(lambda k: flags[k]) == []
+
+
+def test_gliding_within_the_level_band_over_a_seam_never_bumps():
+    # A slide sweeps its agent grown by a skin and keeps it half a skin off
+    # the floor: level with the face (``level`` a quarter skin over the
+    # radius), even moving into the floor by a rounding step, it glides on.
+    flags = active_edges(FLOOR, FLOOR_TRIANGLES, math.radians(5))
+    skin = 1e-6
+    grown = _seam_sweep(lambda k: flags[k], below=0.5 * skin, level=0.25 - 0.75 * skin,
+                        dz=-1e-13)
+    assert grown == []
+    # Pressing a whole skin into the floor is not gliding: the face under it stops it.
+    pressed = _seam_sweep(lambda k: flags[k], below=0.5 * skin, level=0.25 - 0.75 * skin,
+                          dz=-skin)
+    assert pressed[0] == (0.0, (0.0, 0.0, 1.0))
+    # Judged as level only within rounding, the same start 10 ulps too deep is not.
+    assert _seam_sweep(lambda k: flags[k], below=0.5 * skin, dz=-1e-13) != []
 
 
 def test_without_edge_flags_the_seam_bumps():

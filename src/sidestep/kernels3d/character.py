@@ -119,6 +119,48 @@ def _slide(world, body, cx, cy, cz, dx, dy, dz, half, up, wf, wi, cand, scratch)
 
 
 @njit(cache=True)
+def _kind(world, body, t, bottom, base, up, wf, wi):
+    """Contact row ``t`` of :func:`~.world.penetrations`: ``(kind, support, fx, fy, fz)``.
+
+    ``support`` is how upright the contact stands under the character (the
+    larger of its normal's and, for a point under the bottom sphere's
+    centre ``bottom`` and no higher than a step over ``base``, its face's
+    normal's part along up); ``f`` the normal that says so.
+    """
+    world = borrowed(world)
+    ux, uy, uz = _axis(up)
+    nx = wf[S_NORMALS + 3 * t]
+    ny = wf[S_NORMALS + 3 * t + 1]
+    nz = wf[S_NORMALS + 3 * t + 2]
+    qx = wf[S_POINTS + 3 * t]
+    qy = wf[S_POINTS + 3 * t + 1]
+    qz = wf[S_POINTS + 3 * t + 2]
+    lift = nx * ux + ny * uy + nz * uz
+    fx, fy, fz = nx, ny, nz
+    if lift > 0.0 and qx * ux + qy * uy + qz * uz < bottom and \
+            qx * ux + qy * uy + qz * uz <= base + body[B_STEP] + body[B_SKIN]:
+        # Under the character, on a face or its edge: the face says whether it is a floor.
+        fx, fy, fz = surface_normal_prim(world, wi[S_PRIMS + t], qx, qy, qz, nx, ny, nz, up)
+    support = max(lift, fx * ux + fy * uy + fz * uz)
+    if support >= body[B_COS_SLOPE]:
+        return KIND_FLOOR, support, fx, fy, fz
+    if lift <= -body[B_COS_SLOPE]:
+        return KIND_CEILING, support, fx, fy, fz
+    return KIND_WALL, support, fx, fy, fz
+
+
+@njit(cache=True)
+def _touching(world, body, cx, cy, cz, half, up, wf, wi, cand):
+    """:func:`~.world.penetrations` of the capsule centred at ``c`` within its reach, per
+    primitive; returns ``(count, bottom)``, ``bottom`` the height of its bottom sphere's centre."""
+    world = borrowed(world)
+    ux, uy, uz = _axis(up)
+    n = penetrations(world, cx, cy, cz, half, up, body[B_RADIUS], body[B_REACH], True, wf, wi,
+                     cand)
+    return n, (cx * ux + cy * uy + cz * uz) - half
+
+
+@njit(cache=True)
 def classify(world, body, cx, cy, cz, half, up, base, wf, wi, cand, contacts):
     """The surfaces touching the capsule centred at ``c``, by kind.
 
@@ -129,44 +171,40 @@ def classify(world, body, cx, cy, cz, half, up, base, wf, wi, cand, contacts):
     supports the character best (the most upright), and ``f`` that floor's
     own normal (a step's top where the contact is its nose). An edge higher
     than ``step`` over ``base`` (the height of the feet the frame started
-    with) is a wall, not a step's nose.
+    with) is a wall, not a step's nose. The kinds are told per primitive
+    (:func:`_kind`): a mesh's triangles are each a floor, a wall or a
+    ceiling, whichever of them is nearest.
     """
     world = borrowed(world)
     ux, uy, uz = _axis(up)
-    radius = body[B_RADIUS]
-    cos_slope = body[B_COS_SLOPE]
-    n = penetrations(world, cx, cy, cz, half, up, radius, body[B_REACH], True, wf, wi, cand)
-    # The bottom sphere's centre: contacts below it can carry the character.
-    bottom = (cx * ux + cy * uy + cz * uz) - half
+    n, bottom = _touching(world, body, cx, cy, cz, half, up, wf, wi, cand)
     rows = 0
-    floor_row = -1
     best = -2.0
+    floor_owner = -1
     on_wall = False
     on_ceiling = False
     bx = by = bz = 0.0
     for t in range(n):
+        kind, support, fx, fy, fz = _kind(world, body, t, bottom, base, up, wf, wi)
         nx = wf[S_NORMALS + 3 * t]
         ny = wf[S_NORMALS + 3 * t + 1]
         nz = wf[S_NORMALS + 3 * t + 2]
-        qx = wf[S_POINTS + 3 * t]
-        qy = wf[S_POINTS + 3 * t + 1]
-        qz = wf[S_POINTS + 3 * t + 2]
         lift = nx * ux + ny * uy + nz * uz
-        fx, fy, fz = nx, ny, nz
-        if lift > 0.0 and qx * ux + qy * uy + qz * uz < bottom and \
-                qx * ux + qy * uy + qz * uz <= base + body[B_STEP] + body[B_SKIN]:
-            # Under the character, on a face or its edge: the face says whether it is a floor.
-            fx, fy, fz = surface_normal_prim(world, wi[S_PRIMS + t], qx, qy, qz, nx, ny, nz, up)
-        support = max(lift, fx * ux + fy * uy + fz * uz)
-        if support >= cos_slope:
-            kind = KIND_FLOOR
-        elif lift <= -cos_slope:
-            kind = KIND_CEILING
+        if kind == KIND_CEILING:
             on_ceiling = True
-        else:
-            kind = KIND_WALL
+        elif kind == KIND_WALL:
             on_wall = True
         owner = wi[S_OWNERS + t]
+        # The floor is the primitive that supports best, of every one
+        # touching (not only the nearest of its obstacle: two triangles
+        # meeting under the character are as near to a rounding step).
+        if kind == KIND_FLOOR and support > best:
+            best = support
+            floor_owner = owner
+            if lift >= fx * ux + fy * uy + fz * uz:
+                bx, by, bz = nx, ny, nz
+            else:
+                bx, by, bz = fx, fy, fz
         row = -1
         for k in range(rows):
             if contacts[k, 0] == owner and contacts[k, 8] == kind:
@@ -181,21 +219,18 @@ def classify(world, body, cx, cy, cz, half, up, base, wf, wi, cand, contacts):
             continue
         contacts[row, 0] = owner
         contacts[row, 1] = wi[S_PARTS + t]
-        contacts[row, 2] = qx
-        contacts[row, 3] = qy
-        contacts[row, 4] = qz
+        contacts[row, 2] = wf[S_POINTS + 3 * t]
+        contacts[row, 3] = wf[S_POINTS + 3 * t + 1]
+        contacts[row, 4] = wf[S_POINTS + 3 * t + 2]
         contacts[row, 5] = nx
         contacts[row, 6] = ny
         contacts[row, 7] = nz
         contacts[row, 8] = kind
         contacts[row, 9] = wf[S_SEPARATIONS + t]
-        if kind == KIND_FLOOR and support > best:
-            best = support
-            floor_row = row
-            if lift >= fx * ux + fy * uy + fz * uz:
-                bx, by, bz = nx, ny, nz
-            else:
-                bx, by, bz = fx, fy, fz
+    floor_row = -1
+    for k in range(rows):
+        if contacts[k, 0] == floor_owner and contacts[k, 8] == KIND_FLOOR:
+            floor_row = k
     return rows, floor_row, on_wall, on_ceiling, bx, by, bz
 
 
@@ -223,25 +258,24 @@ def _along_floor(dx, dy, dz, fx, fy, fz, ux, uy, uz):
 
 
 @njit(cache=True)
-def _flatten_steep(world, body, cx, cy, cz, half, up, base, hx, hy, hz, wf, wi, cand,
-                   contacts):
+def _flatten_steep(world, body, cx, cy, cz, half, up, base, hx, hy, hz, wf, wi, cand):
     """The horizontal wish ``h`` less its parts into the walls and steep slopes touching ``c``.
 
     Each steep surface counts as the upright wall through it, so a walk
-    along it stays level instead of climbing it. Returns the new ``h`` and
-    whether any part was taken away.
+    along it stays level instead of climbing it. Every primitive touching
+    counts (a mesh's steep triangle beside an upright one alike). Returns the
+    new ``h`` and whether any part was taken away.
     """
     world = borrowed(world)
     ux, uy, uz = _axis(up)
-    rows, _, _, _, _, _, _ = classify(world, body, cx, cy, cz, half, up, base, wf, wi, cand,
-                                      contacts)
+    n, bottom = _touching(world, body, cx, cy, cz, half, up, wf, wi, cand)
     changed = False
-    for k in range(rows):
-        if contacts[k, 8] != KIND_WALL:
+    for t in range(n):
+        if _kind(world, body, t, bottom, base, up, wf, wi)[0] != KIND_WALL:
             continue
-        nx = contacts[k, 5]
-        ny = contacts[k, 6]
-        nz = contacts[k, 7]
+        nx = wf[S_NORMALS + 3 * t]
+        ny = wf[S_NORMALS + 3 * t + 1]
+        nz = wf[S_NORMALS + 3 * t + 2]
         lift = nx * ux + ny * uy + nz * uz
         if lift <= 0.0:
             continue
@@ -255,7 +289,9 @@ def _flatten_steep(world, body, cx, cy, cz, half, up, base, hx, hy, hz, wf, wi, 
         wy /= w
         wz /= w
         into = hx * wx + hy * wy + hz * wz
-        if into < 0.0:
+        # A part into the wall no longer than min_motion is none: a wish
+        # flattened once is flattened, however rounding signs the rest.
+        if into < -body[B_MIN_MOTION]:
             hx -= into * wx
             hy -= into * wy
             hz -= into * wz
@@ -264,15 +300,19 @@ def _flatten_steep(world, body, cx, cy, cz, half, up, base, hx, hy, hz, wf, wi, 
 
 
 @njit(cache=True)
-def _steep_touching(world, body, cx, cy, cz, half, up, base, wf, wi, cand, contacts):
-    """Whether a wall that faces up at all (a slope too steep to stand on) touches ``c``."""
+def _steep_touching(world, body, cx, cy, cz, half, up, base, wf, wi, cand):
+    """Whether a wall that faces up at all (a slope too steep to stand on) touches ``c``.
+
+    Any primitive: not only the nearest of its obstacle (a mesh's steep
+    triangle a rounding step farther than an upright one beside it).
+    """
     world = borrowed(world)
     ux, uy, uz = _axis(up)
-    rows, _, _, _, _, _, _ = classify(world, body, cx, cy, cz, half, up, base, wf, wi, cand,
-                                      contacts)
-    for k in range(rows):
-        if contacts[k, 8] == KIND_WALL and \
-                contacts[k, 5] * ux + contacts[k, 6] * uy + contacts[k, 7] * uz > 0.0:
+    n, bottom = _touching(world, body, cx, cy, cz, half, up, wf, wi, cand)
+    for t in range(n):
+        if _kind(world, body, t, bottom, base, up, wf, wi)[0] == KIND_WALL and \
+                wf[S_NORMALS + 3 * t] * ux + wf[S_NORMALS + 3 * t + 1] * uy + \
+                wf[S_NORMALS + 3 * t + 2] * uz > 0.0:
             return True
     return False
 
@@ -374,7 +414,7 @@ def update_character(world, carry_alive, carry_flags, body, wish_x, wish_y, wish
             break
         climbed = _progress(cx, cy, cz, x1, y1, z1, ux, uy, uz) - (dx * ux + dy * uy + dz * uz)
         if climbed <= skin or not _steep_touching(walk_world, body, x1, y1, z1, half, up, base,
-                                                  wf, wi, cand, contacts):
+                                                  wf, wi, cand):
             break     # level, or higher only as a curved floor goes
         # Went up a steep slope: walk straight to it, then on along it as
         # along an upright wall.
@@ -384,7 +424,7 @@ def update_character(world, carry_alive, carry_flags, body, wish_x, wish_y, wish
         mz = cz + f * dz
         gx, gy, gz, changed = _flatten_steep(walk_world, body, mx, my, mz, half, up, base,
                                              hx * (1.0 - f), hy * (1.0 - f), hz * (1.0 - f),
-                                             wf, wi, cand, contacts)
+                                             wf, wi, cand)
         if not changed:
             break
         cx, cy, cz = mx, my, mz

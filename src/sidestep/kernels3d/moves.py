@@ -53,6 +53,11 @@ _TOLERANCE = 1e-3
 #: A plane is pressed when the straight motion would bring its obstacle
 #: closer than this (in skins).
 _PRESS = 0.375
+#: A core gliding along a face this many skins or more off it, all along a
+#: motion, is level with it: the seams of a floor's triangles (inactive
+#: edges) do not stop it (:func:`~.polygon.sweep_capsule_polygon`). The
+#: skin the slide keeps off a floor is at least twice this.
+_LEVEL = 0.25
 #: A point within this many skins of a primitive (or inside it) lies on it,
 #: and a primitive rising no more than this above a face's plane lies along
 #: it: a seam (:func:`_seam_row`).
@@ -246,7 +251,7 @@ def _gather(world, px, py, pz, half, up, rx, ry, rz, radius, skin, margin, wf, w
                 continue
             if world.kind[e] == PRIM_POLYGON and sep > -radius:
                 nx, ny, nz = solving_normal_polygon(ax, ay, az, bx, by, bz, qx, qy, qz, nx, ny,
-                                                    nz, radius)
+                                                    nz, radius + _LEVEL * skin)
             row = n_planes
             n_planes += 1
             wf[S_NORMALS + 3 * row] = nx
@@ -262,7 +267,7 @@ def _gather(world, px, py, pz, half, up, rx, ry, rz, radius, skin, margin, wf, w
             wi[S_PARTS + row] = world.part[e]
         elif sep <= length:
             f, fnx, fny, fnz = sweep_prim(world, e, ax, ay, az, bx, by, bz, rx, ry, rz, grown,
-                                          _TOLERANCE * skin)
+                                          _TOLERANCE * skin, radius + _LEVEL * skin)
             if f < fraction:
                 fraction = f
                 hit = e
@@ -346,6 +351,33 @@ def _seam_row(world, e, qx, qy, qz, skin, n_planes, wf, wi):
 
 
 @njit(cache=True)
+def _flush_row(world, e, qx, qy, qz, skin, n_planes, wf, wi):
+    """The contact row whose face primitive ``e``, hit at ``q``, continues flush, or -1.
+
+    A sweep gliding along a face (a floor) stopped at ``e``: ``e`` lies
+    wholly on or behind the plane of row ``j``'s face (within ``_SEAM``
+    skins) and ``q`` lies on that plane. Then ``e`` continues the floor (the
+    next triangle of a mesh whose edges are not shared, the next box of a
+    floor of boxes), however far along the floor it was met: the slide glides
+    on over it, and that pass is not one of the ``max_iterations``.
+    """
+    world = borrowed(world)
+    for j in range(n_planes):
+        f = wi[S_PRIMS + j]
+        mx = wf[S_NORMALS + 3 * j]
+        my = wf[S_NORMALS + 3 * j + 1]
+        mz = wf[S_NORMALS + 3 * j + 2]
+        if f == e or not _face_plane(world, f, mx, my, mz):
+            continue
+        level = (mx * wf[S_POINTS + 3 * j] + my * wf[S_POINTS + 3 * j + 1]
+                 + mz * wf[S_POINTS + 3 * j + 2])
+        if abs(mx * qx + my * qy + mz * qz - level) <= _SEAM * skin and \
+                _support(world, e, mx, my, mz) - level <= _SEAM * skin:
+            return j
+    return -1
+
+
+@njit(cache=True)
 def _seams(world, ax, ay, az, bx, by, bz, radius, skin, n_planes, wf, wi):
     """Contact planes at a seam take the plane of the face beside them.
 
@@ -360,6 +392,14 @@ def _seams(world, ax, ay, az, bx, by, bz, radius, skin, n_planes, wf, wi):
     """
     world = borrowed(world)
     for i in range(n_planes):
+        # A contact on a face of its own keeps it: only an edge's or a
+        # corner's tilted plane is a seam's. Two faces bent a little (a
+        # mesh's triangles over an inactive edge, both reporting their face)
+        # are each solved as they are; one taking the other's plane let the
+        # agent move into its own face, where the sweep stopped it dead.
+        if _face_plane(world, wi[S_PRIMS + i], wf[S_NORMALS + 3 * i],
+                       wf[S_NORMALS + 3 * i + 1], wf[S_NORMALS + 3 * i + 2]):
+            continue
         qx = wf[S_POINTS + 3 * i]
         qy = wf[S_POINTS + 3 * i + 1]
         qz = wf[S_POINTS + 3 * i + 2]
@@ -411,7 +451,7 @@ def _pressed(world, ax, ay, az, bx, by, bz, vx, vy, vz, radius, skin, wf, wi, fi
     n = first
     for i in range(first, count):
         f, _, _, _ = sweep_prim(world, wi[S_PRIMS + i], ax, ay, az, bx, by, bz, vx, vy, vz,
-                                radius + _PRESS * skin, _TOLERANCE * skin)
+                                radius + _PRESS * skin, _TOLERANCE * skin, -1.0)
         if f <= 1.0:
             if i != n:
                 _swap_planes(wf, wi, i, n)
@@ -451,7 +491,7 @@ def _sweep(world, px, py, pz, half, up, vx, vy, vz, radius, skin, n_planes, n_ne
             continue
         r = radius + 0.25 * skin if _is_plane_prim(wi, n_planes, e) else grown
         f, fnx, fny, fnz = sweep_prim(world, e, ax, ay, az, bx, by, bz, vx, vy, vz, r,
-                                      _TOLERANCE * skin)
+                                      _TOLERANCE * skin, radius + _LEVEL * skin)
         if f < fraction:
             fraction = f
             hit = e
@@ -593,8 +633,10 @@ def slide(world, px, py, pz, dx, dy, dz, half, up, radius, skin, margin, slack, 
         _, _, _, _, qx, qy, qz = separation_prim(world, hit, ax, ay, az, bx, by, bz)
         n_contacts = _record(contacts, n_contacts, world.owner[hit], world.part[hit],
                              qx, qy, qz, hnx, hny, hnz, travelled * scale)
-        # Gliding over a seam costs a pass but not one of the max_iterations.
-        if n_planes == 0 or _seam_row(world, hit, qx, qy, qz, skin, n_planes, wf, wi) < 0:
+        # Gliding over a seam costs a pass but not one of the max_iterations;
+        # a pass that got nowhere does.
+        if n_planes == 0 or fraction * v_len <= min_motion or \
+                _flush_row(world, hit, qx, qy, qz, skin, n_planes, wf, wi) < 0:
             it += 1
     return px, py, pz, stop, n_contacts, recovered
 

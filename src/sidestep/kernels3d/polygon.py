@@ -497,31 +497,38 @@ def _size(a, b, radius):
 
 
 @njit(cache=True, inline="always")
-def _level_with(m, a, b, y, radius, size):
-    # Whether the core a-b lies at least radius (less rounding) off the plane
-    # through y with normal m. An inactive edge reports its face's normal (no
-    # bump over the seam of coplanar triangles); that is safe only while the
-    # agent is level with the face or above it. Beyond a convex inactive edge,
-    # lower than the face's plane, the face normal would let it glide into
-    # the face: there the edge's own normal judges the motion.
-    return min(dot(sub(a, y), m), dot(sub(b, y), m)) >= radius - 1e-9 * size
+def _level_with(m, a, b, y, level, size):
+    # Whether the core a-b lies at least ``level`` (less rounding: START_ULPS
+    # of the coordinates) off the plane through y with normal m. An inactive
+    # edge reports its face's normal (no bump over the seam of coplanar
+    # triangles); that is safe only while the agent is level with the face or
+    # above it. Beyond a convex inactive edge, lower than the face's plane,
+    # the face normal would let it glide into the face: there the edge's own
+    # normal judges the motion. The rounding allowed is that of the heights'
+    # own arithmetic, never a share of the coordinates larger than that: a
+    # level far from the origin is judged as the same level at the origin.
+    return min(dot(sub(a, y), m), dot(sub(b, y), m)) >= \
+        level - START_ULPS * 2.220446049250313e-16 * size
 
 
 @njit(cache=True)
-def solving_normal_polygon(ax, ay, az, bx, by, bz, qx, qy, qz, nx, ny, nz, radius):
+def solving_normal_polygon(ax, ay, az, bx, by, bz, qx, qy, qz, nx, ny, nz, level):
     """The normal a slide solves with for a panel contact at ``q`` reported with normal ``n``.
 
-    ``n`` itself, unless the core ``a -> b`` lies lower than ``radius`` off
+    ``n`` itself, unless the core ``a -> b`` lies lower than ``level`` off
     the plane through ``q`` with normal ``n`` (:func:`_level_with`): then
     ``n`` is an inactive edge's face normal seen from beyond a convex edge,
     and the direction from ``q`` to the core's nearest point is the contact
     as it is (the agent rounds the edge instead of gliding into the face).
+    A slide passes the ``level`` its sweeps judge by
+    (:func:`sweep_capsule_polygon`), so a plane it solves with is the one
+    its sweep would stop it at.
     """
     a = vec(ax, ay, az)
     b = vec(bx, by, bz)
     q = vec(qx, qy, qz)
     m = vec(nx, ny, nz)
-    if _level_with(m, a, b, q, radius, _size(a, b, radius)):
+    if _level_with(m, a, b, q, level, _size(a, b, level)):
         return nx, ny, nz
     _, x = _closest_point_segment(q, a, b)
     g = sub(x, q)
@@ -533,7 +540,7 @@ def solving_normal_polygon(ax, ay, az, bx, by, bz, qx, qy, qz, nx, ny, nz, radiu
 
 @njit(cache=True)
 def _sweep_capsule_polygon(a, b, d, radius, vertices, loop, first, count, n, edge_flags,
-                           front_only):
+                           front_only, level):
     # (fraction, normal, point), fraction inf for a miss; see sweep_capsule_polygon.
     miss = (math.inf, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
     hd = dot(d, n)
@@ -578,8 +585,13 @@ def _sweep_capsule_polygon(a, b, d, radius, vertices, loop, first, count, n, edg
                                        count, n, edge_flags)
         if front_only and not dot(geometric, n) > 0.0:
             return miss
-        if not _level_with(m, a, b, y, radius, size):
+        if not _level_with(m, a, b, y, level, size):
             m = geometric
+        elif _level_with(m, add(a, d), add(b, d), y, level, size):
+            # Level with the face (over it, or over an inactive edge's seam)
+            # at the start and at the end, so all along: gliding along it,
+            # whatever the sign of a motion into it too small to matter.
+            return miss
         # Judged on the reported normal: over the shared edge of two coplanar
         # triangles (face normal) gliding along the face is not moving in.
         if dot(d, m) < 0.0:
@@ -623,11 +635,13 @@ def _sweep_capsule_polygon(a, b, d, radius, vertices, loop, first, count, n, edg
             q = axpy(c, t, sub(e, c))
             face = scale(n, 1.0 if up > 0.0 else -1.0)
             if smooth and up != 0.0 and _level_with(face, axpy(a, fraction, d),
-                                                    axpy(b, fraction, d), q, radius, size):
+                                                    axpy(b, fraction, d), q, level, size):
                 m = face
                 # Reached gliding along the face (as over the seam of two
-                # coplanar triangles): nothing stops the motion there.
-                if not dot(d, m) < 0.0:
+                # coplanar triangles) and level with it to the end: nothing
+                # stops the motion there.
+                if not dot(d, m) < 0.0 or _level_with(face, add(a, d), add(b, d), q, level,
+                                                      size):
                     continue
             best, bn, bq = fraction, m, q
     if best > 1.0:
@@ -637,7 +651,7 @@ def _sweep_capsule_polygon(a, b, d, radius, vertices, loop, first, count, n, edg
 
 @njit(cache=True)
 def sweep_capsule_polygon(ax, ay, az, bx, by, bz, dx, dy, dz, radius, vertices, loop, first,
-                          count, nx, ny, nz, edge_flags, front_only):
+                          count, nx, ny, nz, edge_flags, front_only, level=-1.0):
     """First contact of the agent (core ``ab``, ``radius``) moving by ``d`` with a panel.
 
     Returns ``(fraction, nx, ny, nz, qx, qy, qz)``: the part of ``d``
@@ -657,8 +671,18 @@ def sweep_capsule_polygon(ax, ay, az, bx, by, bz, dx, dy, dz, radius, vertices, 
     it and misses when it heads out. A ``front_only`` panel stops only a
     motion into its front face (``d . n < 0``) by an agent in front of it;
     moving from the back it is passed through.
+
+    ``level`` (world units, ``radius`` when negative) is the least height over
+    the face's plane at which the core counts as *level* with the face: over
+    the face or an inactive edge, a core that stays at least that high all
+    along the motion glides on untouched (a slide's agent keeps a skin off
+    the floor it glides on, inside the radius it is swept with, and must not
+    bump on the seams of the floor's triangles, whatever the sign of a motion
+    into the floor a rounding step deep). Beyond a convex inactive edge, lower
+    than that, the edge's own normal judges the motion.
     """
     fraction, m, q = _sweep_capsule_polygon(vec(ax, ay, az), vec(bx, by, bz), vec(dx, dy, dz),
                                             radius, vertices, loop, first, count,
-                                            vec(nx, ny, nz), edge_flags, front_only)
+                                            vec(nx, ny, nz), edge_flags, front_only,
+                                            radius if level < 0.0 else level)
     return fraction, m[0], m[1], m[2], q[0], q[1], q[2]

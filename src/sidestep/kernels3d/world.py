@@ -273,12 +273,14 @@ def surface_normal_prim(world, e, qx, qy, qz, nx, ny, nz, up):
 
 
 @njit(cache=True)
-def sweep_prim(world, e, ax, ay, az, bx, by, bz, dx, dy, dz, radius, tolerance):
+def sweep_prim(world, e, ax, ay, az, bx, by, bz, dx, dy, dz, radius, tolerance, level):
     """First touch of the core grown by ``radius`` moving by ``d`` against primitive ``e``.
 
     Returns ``(fraction, nx, ny, nz)``; ``inf`` for a miss. ``tolerance``
     (world units) is how far outside the contact a searched sweep (the
-    cylinder's) may stop.
+    cylinder's) may stop. ``level`` (world units, at most ``radius``; negative
+    for ``radius``) is how high over a panel's or triangle's face a core
+    gliding along it stays (:func:`~.polygon.sweep_capsule_polygon`).
     """
     world = borrowed(world)
     k = world.kind[e]
@@ -287,7 +289,7 @@ def sweep_prim(world, e, ax, ay, az, bx, by, bz, dx, dy, dz, radius, tolerance):
         f, nx, ny, nz, _, _, _ = sweep_capsule_polygon(
             ax, ay, az, bx, by, bz, dx, dy, dz, radius, world.vertices, world.loop,
             int(p[P_FIRST]), int(p[P_COUNT]), p[P_NX], p[P_NY], p[P_NZ], int(p[P_EDGES]),
-            p[P_FRONT] != 0.0)
+            p[P_FRONT] != 0.0, level)
     elif k == PRIM_BOX:
         if p[B_INTERIOR] != 0.0:
             return math.inf, 0.0, 0.0, 0.0
