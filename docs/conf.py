@@ -1,13 +1,13 @@
 """Sphinx configuration of sidestep's documentation.
 
 Build it with ``python -m sphinx -W --keep-going -b html docs docs/_build/html``
-(the README's docs command; CI runs the same, warnings as errors).
+(the README's docs command; CI runs the same, warnings as errors, in a venv that
+has the docs extra alone).
 
 Why Sphinx: it reads the numpydoc docstrings the code already has (napoleon),
 its autodoc documents the API from the installed package, sphinx-gallery runs
 the example scripts and shows their pictures, MyST lets the pages be Markdown
-like the README (and include its sections instead of copying them), and furo
-is a kept-up, readable theme. All of them are maintained and used by the
+like the README, and furo is a kept-up, readable theme. All of them are maintained and used by the
 libraries a Python game developer knows (pygame-ce, arcade, pymunk, NumPy).
 """
 import os
@@ -36,8 +36,8 @@ source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 exclude_patterns = ["_build", "make_pictures.py", "auto_examples/*.ipynb",
                     "auto_examples/*.py", "auto_examples/*.zip", "auto_examples/*.json"]
 
-# Markdown pages: headings get anchors; README sections included as they are
-# start with their own level.
+# Markdown pages: headings get anchors; a page's sections may start below its
+# title's level.
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
 suppress_warnings = ["myst.header"]
