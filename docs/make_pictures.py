@@ -4,9 +4,9 @@ Run from the project root after a change that shows in a picture::
 
     python docs/make_pictures.py
 
-Each picture is made by the exact ``sidestep`` command the README quotes next to
-it, so a picture never shows what the code no longer does. Pictures of real
-levels need the shared data set beside the clone (``../shared/data``); without
+Each picture is made by the exact ``sidestep`` command the README or the docs
+page showing it quotes next to it, so a picture never shows what the code no
+longer does. Pictures of real levels need the shared data set beside the clone (``../shared/data``); without
 it they are left as they are, and the script says so.
 """
 import os
@@ -21,7 +21,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 DOCS = Path(__file__).resolve().parent
 DATA = DOCS.parents[1] / "shared" / "data"
 
-#: ``(picture, level or None, sidestep arguments)``: the README's commands, with
+#: ``(picture, level or None, sidestep arguments)``: the quoted commands, with
 #: the level path and the output filled in.
 PICTURES = (
     ("walk-den520d.png", "grid/dao/den520d.map",
