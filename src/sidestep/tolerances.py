@@ -11,10 +11,13 @@ the Python API passes them in as arguments.
 #: Gap (world units) that ``slide`` keeps between the agent's disc and every
 #: obstacle surface. A move that ends exactly on the surface would be one
 #: rounding step from being inside it; with the skin, a contact leaves the agent
-#: between ``SKIN / 2`` and ``SKIN`` outside the surface (a move gliding on
-#: along it may end as close as ``3/8 SKIN``), so the promise
-#: ``clearance(position) >= radius - PROMISE`` holds with room to spare.
-#: Numerically significant, visually insignificant.
+#: between ``SKIN / 2`` and ``SKIN`` outside the surface. A move gliding on
+#: along a surface it already touches is swept against it grown by only
+#: ``SKIN / 4`` (the safety net under its contact plane), and in 3D a core
+#: that stays ``SKIN / 4`` over a face glides over the face's seams: such a
+#: move may end as close as ``SKIN / 4`` (less a rounding step), never closer,
+#: so the promise ``clearance(position) >= radius - PROMISE`` holds with room
+#: to spare. Numerically significant, visually insignificant.
 SKIN = 1e-6
 
 #: Obstacles closer than this (world units, beyond the agent's radius) are
