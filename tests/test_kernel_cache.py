@@ -131,6 +131,24 @@ def test_warmup_compiles_in_worker_processes_into_the_cache(tmp_path):
     assert any(name.endswith(".nbi") for _, _, files in os.walk(tmp_path) for name in files)
 
 
+def test_the_demo_compiles_nothing_once_its_kernels_are_warmed_up(tmp_path):
+    # COMMANDS["demo"] is what the demo calls, all of it (on an empty cache:
+    # nothing else is there to load): the demo then compiles nothing itself.
+    script = ("import io, matplotlib\n"
+              "matplotlib.use('Agg')\n"
+              "from sidestep.kernel_cache import COMMANDS, warmup\n"
+              "from sidestep.commands.compile_notice import CompileNotice\n"
+              "from sidestep.demo import run_demo\n"
+              "warmup(COMMANDS['demo'])\n"
+              "with CompileNotice(stream=io.StringIO()) as notice:\n"
+              f"    run_demo(out={str(tmp_path / 'demo.png')!r})\n"
+              "print('compiled here:', notice.shown)\n")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=env, check=True)
+    assert done.stdout.splitlines()[-1] == "compiled here: False"
+
+
 def test_warmup_refuses_unknown_kernels_and_bad_process_counts():
     with pytest.raises(ValueError, match="unknown kernel 'moves:nothing'"):
         warmup(["moves:nothing"])

@@ -157,13 +157,15 @@ PARTS: dict[str, tuple[str, ...]] = {
     "kernels3d.character:update_frame": ("kernels3d.character:update_character",),
 }
 
-#: Kernels each command calls (the demo's world has circles and walls only;
-#: the level commands read any family).
-_BUILD = ["index:fill_index_capsules", "index:fill_index_boxes", "grid:pyramid_grid"]
+#: Kernels each command calls (the demo's world has circles and walls only,
+#: so it fills the index but builds no grid pyramid; the level commands read
+#: any family).
+_INDEX = ["index:fill_index_capsules", "index:fill_index_boxes"]
+_BUILD = _INDEX + ["grid:pyramid_grid"]
 _LEVEL = _BUILD + ["grid:boundary_edges_grid", "polygon:first_crossing_polygon",
                    "polygon:signed_area_polygon"]
 COMMANDS: dict[str, list[str]] = {
-    "demo": _BUILD + ["moves:move_packed", "world:nearest_points"],
+    "demo": _INDEX + ["moves:move_packed", "world:nearest_points"],
     "render": _LEVEL + ["world:nearest_points"],
     "walk": _LEVEL + ["moves:move_agents", "world:nearest_points"],
     "check": _LEVEL + ["pairs:close_pairs_capsules", "world:overlapping_owners",
