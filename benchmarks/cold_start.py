@@ -25,8 +25,10 @@ It also checks that the compile notice reached stderr (captured: not a
 terminal) in step 1 and that the cached demo printed no notice.
 
 Run: ``python benchmarks/cold_start.py [--rounds 3]``. Prints the median
-(min-max) of each figure over the rounds. The machine's load is printed
-too: compiling is one core's work, so another busy process slows it.
+(min-max) of each figure over the rounds, each with the machine's load
+average (1 minute) just before it was taken, median (min-max): compiling
+keeps every core busy, so another busy process slows it, and a figure means
+little without its load.
 """
 import argparse
 import json
@@ -81,10 +83,25 @@ print(time.perf_counter() - t0)
 NOTICE = "sidestep: compiling"
 #: CPU seconds (user + system, the command and its worker processes) of each run, in turn.
 CPU = []
+#: The 1-minute load average just before each run, in turn.
+LOAD = []
+
+
+class Figures(dict):
+    """Figures by name; ``loads[name]`` is the load average before the run that gave it."""
+
+    def __init__(self):
+        super().__init__()
+        self.loads = {}
+
+    def __setitem__(self, key, value):
+        super().__setitem__(key, value)
+        self.loads[key] = LOAD[-1]
 
 
 def run(args, env, expect=(0,)):
     """Run ``args``; return ``(wall seconds, stdout, stderr)``."""
+    LOAD.append(os.getloadavg()[0])
     t0 = time.perf_counter()
     cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(args, env=env, capture_output=True, text=True)
@@ -99,7 +116,7 @@ def run(args, env, expect=(0,)):
 
 def one_round(python, work):
     """Every figure of one round, in seconds, and the notice checks."""
-    figures = {}
+    figures = Figures()
     scene = work / "scene.json"
     scene.write_text(json.dumps(SCENE))
     sidestep = [python, "-m", "sidestep"]
@@ -129,12 +146,17 @@ def one_round(python, work):
     return figures, notice_cold, notice_warm
 
 
+def spread(values):
+    """``median (min-max)`` of ``values``, to two decimals."""
+    return f"{statistics.median(values):.2f} ({min(values):.2f}-{max(values):.2f})"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--python", default=sys.executable)
     args = ap.parse_args()
-    results = {}
+    results, loads = {}, {}
     notices = []
     with tempfile.TemporaryDirectory() as work:
         for r in range(args.rounds):
@@ -142,15 +164,17 @@ def main():
             figures, cold, warm = one_round(args.python, Path(work))
             notices.append((cold, warm))
             print(f"round {r + 1}/{args.rounds} (load before {load:.2f}): "
-                  + ", ".join(f"{k} {v:.2f} s" for k, v in figures.items()), file=sys.stderr)
+                  + ", ".join(f"{k} {v:.2f} s (load {figures.loads[k]:.2f})"
+                              for k, v in figures.items()), file=sys.stderr)
             for key, value in figures.items():
                 results.setdefault(key, []).append(value)
+                loads.setdefault(key, []).append(figures.loads[key])
     print(f"cold start, {args.rounds} rounds, each on an empty Numba cache "
           f"(load average now {os.getloadavg()[0]:.2f}, {os.cpu_count()} cores)")
-    print("| figure | seconds: median (min-max) |")
-    print("|---|---|")
+    print("| figure | seconds: median (min-max) | load average before: median (min-max) |")
+    print("|---|---|---|")
     for key, values in results.items():
-        print(f"| {key} | {statistics.median(values):.2f} ({min(values):.2f}-{max(values):.2f}) |")
+        print(f"| {key} | {spread(values)} | {spread(loads[key])} |")
     print(f"compile notice on captured stderr: first demo "
           f"{sum(c for c, _ in notices)}/{len(notices)}, cached demo "
           f"{sum(w for _, w in notices)}/{len(notices)}")

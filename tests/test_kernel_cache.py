@@ -131,6 +131,24 @@ def test_warmup_compiles_in_worker_processes_into_the_cache(tmp_path):
     assert any(name.endswith(".nbi") for _, _, files in os.walk(tmp_path) for name in files)
 
 
+def test_the_demo_compiles_nothing_once_its_kernels_are_warmed_up(tmp_path):
+    # COMMANDS["demo"] is what the demo calls, all of it (on an empty cache:
+    # nothing else is there to load): the demo then compiles nothing itself.
+    script = ("import io, matplotlib\n"
+              "matplotlib.use('Agg')\n"
+              "from sidestep.kernel_cache import COMMANDS, warmup\n"
+              "from sidestep.commands.compile_notice import CompileNotice\n"
+              "from sidestep.demo import run_demo\n"
+              "warmup(COMMANDS['demo'])\n"
+              "with CompileNotice(stream=io.StringIO()) as notice:\n"
+              f"    run_demo(out={str(tmp_path / 'demo.png')!r})\n"
+              "print('compiled here:', notice.shown)\n")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=env, check=True)
+    assert done.stdout.splitlines()[-1] == "compiled here: False"
+
+
 def test_warmup_refuses_unknown_kernels_and_bad_process_counts():
     with pytest.raises(ValueError, match="unknown kernel 'moves:nothing'"):
         warmup(["moves:nothing"])
@@ -176,3 +194,114 @@ def test_every_part_is_a_known_kernel_compiled_before_whatever_needs_it():
     for name, parts in PARTS.items():
         if name in order:
             assert all(order.index(part) < order.index(name) for part in parts), name
+
+
+def _workers(pid):
+    """Process ids of the workers ``pid`` spawned (Linux: read from /proc).
+
+    Its other child, multiprocessing's resource tracker, is left out.
+    """
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    parent = int(f.read().rsplit(")", 1)[1].split()[1])
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    spawned = b"spawn_main" in f.read()
+            except OSError:
+                continue
+            if parent == pid and spawned:
+                found.append(int(entry))
+    return found
+
+
+def _alive(pid):
+    """Whether process ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _wait_for(condition, seconds):
+    import time
+
+    end = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def _kill_parent_and_see_workers_go(args, env, workers, ready):
+    # Start Python with ``args``, wait for its ``workers`` child processes and until
+    # ``ready(pid)`` holds for each, SIGKILL that process, and return
+    # the workers still running 5 s later (killing them, to leave none behind).
+    import signal
+
+    parent = subprocess.Popen([sys.executable, *args], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    children = []
+    try:
+        assert _wait_for(lambda: len(_workers(parent.pid)) >= workers, 20), \
+            parent.stderr.read() if parent.poll() is not None else "no workers started"
+        children = _workers(parent.pid)
+        assert _wait_for(lambda: all(ready(c) for c in children), 40)
+        assert all(_alive(c) for c in children)
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+        _wait_for(lambda: not any(_alive(c) for c in children), 5)
+        return [c for c in children if _alive(c)]
+    finally:
+        parent.kill()
+        parent.wait()
+        for c in children:
+            if _alive(c):
+                os.kill(c, signal.SIGKILL)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finds the workers in /proc")
+def test_compile_workers_exit_when_their_parent_is_killed_mid_compile(tmp_path):
+    # A first run killed with SIGKILL (a test runner's timeout, an IDE's stop
+    # button) while its two workers compile the 2D move into an empty cache:
+    # killed once a first kernel is in the cache (so the workers run tasks,
+    # past their start) and each worker has compiled for two seconds.
+    script = ("from sidestep.kernel_cache import warmup\n"
+              "warmup(['moves:move_packed'], processes=2)\n")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+
+    def compiling(pid):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                cpu = sum(map(int, f.read().rsplit(")", 1)[1].split()[11:13]))
+        except OSError:
+            return False
+        return cpu > 2 * os.sysconf("SC_CLK_TCK") and any(tmp_path.rglob("*.nbi"))
+
+    assert _kill_parent_and_see_workers_go(["-c", script], env, 2, compiling) == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finds the workers in /proc")
+def test_a_worker_without_the_linux_signal_still_exits_when_its_parent_is_killed(tmp_path):
+    # The watchdog thread alone (what macOS and Windows have): a spawned
+    # process that waits for nothing, as an idle pool worker does, killed
+    # once it says it is set up.
+    script = tmp_path / "parent.py"
+    script.write_text("import multiprocessing, os, pathlib, sys, time\n"
+                      "from sidestep.kernel_cache import _exit_with_parent\n"
+                      "def idle(parent, ready):\n"
+                      "    _exit_with_parent(parent, signal_on_linux=False)\n"
+                      "    (pathlib.Path(ready) / str(os.getpid())).touch()\n"
+                      "    time.sleep(120)\n"
+                      "if __name__ == '__main__':\n"
+                      "    context = multiprocessing.get_context('spawn')\n"
+                      "    child = context.Process(target=idle, args=(os.getpid(), sys.argv[1]))\n"
+                      "    child.start()\n"
+                      "    child.join()\n")
+    ready = tmp_path / "ready"
+    ready.mkdir()
+    assert _kill_parent_and_see_workers_go([str(script), str(ready)], dict(os.environ), 1,
+                                           lambda pid: (ready / str(pid)).exists()) == []

@@ -19,12 +19,21 @@ compiling them itself (a cached kernel keeps its LLVM bitcode beside its
 machine code, so its callers still inline it as before). On two cores this
 takes the first demo's compile from one kernel's 14 s to about 10 s.
 
+A worker exits as soon as the process that started it is gone, even killed
+with SIGKILL mid-compile (a test runner's timeout, an IDE's stop button),
+instead of living on, orphaned, with a compiler's memory
+(:func:`_exit_with_parent`).
+
 >>> from sidestep.kernel_cache import KERNELS, COMMANDS
 >>> sorted(COMMANDS["demo"]) == sorted(set(COMMANDS["demo"]) & set(KERNELS))
 True
 """
+import ctypes
 import importlib
 import os
+import signal
+import sys
+import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -148,13 +157,15 @@ PARTS: dict[str, tuple[str, ...]] = {
     "kernels3d.character:update_frame": ("kernels3d.character:update_character",),
 }
 
-#: Kernels each command calls (the demo's world has circles and walls only;
-#: the level commands read any family).
-_BUILD = ["index:fill_index_capsules", "index:fill_index_boxes", "grid:pyramid_grid"]
+#: Kernels each command calls (the demo's world has circles and walls only,
+#: so it fills the index but builds no grid pyramid; the level commands read
+#: any family).
+_INDEX = ["index:fill_index_capsules", "index:fill_index_boxes"]
+_BUILD = _INDEX + ["grid:pyramid_grid"]
 _LEVEL = _BUILD + ["grid:boundary_edges_grid", "polygon:first_crossing_polygon",
                    "polygon:signed_area_polygon"]
 COMMANDS: dict[str, list[str]] = {
-    "demo": _BUILD + ["moves:move_packed", "world:nearest_points"],
+    "demo": _INDEX + ["moves:move_packed", "world:nearest_points"],
     "render": _LEVEL + ["world:nearest_points"],
     "walk": _LEVEL + ["moves:move_agents", "world:nearest_points"],
     "check": _LEVEL + ["pairs:close_pairs_capsules", "world:overlapping_owners",
@@ -300,6 +311,67 @@ def _compile(name: str) -> str:
     return name
 
 
+#: ``prctl`` option (``<linux/prctl.h>``): the signal a process gets when its parent dies.
+_PR_SET_PDEATHSIG = 1
+#: Seconds between a worker's checks that its parent lives (where no signal tells it).
+PARENT_POLL = 0.5
+
+
+def _exit_with_parent(parent: int, signal_on_linux: bool = True) -> None:
+    """Make this process (a compile worker) exit once process ``parent`` is gone.
+
+    The pool's worker processes wait for work on a queue whose write end
+    each of them holds too, so nothing wakes them when the parent dies: a
+    parent killed by SIGKILL would leave them running, then waiting, for as
+    long as the machine runs. Two guards, the first where the system has it:
+
+    - Linux: ``prctl(PR_SET_PDEATHSIG, SIGKILL)``, so the kernel kills this
+      process the moment its parent exits; then a check that the parent is
+      still ``parent``, for a parent that died before the ``prctl`` (this
+      process then belongs to init or a subreaper already and no signal
+      would come);
+    - anywhere (macOS, Windows, and Linux without ``prctl``): a daemon
+      thread that wakes when the parent's sentinel says it is gone (the
+      pipe or handle :mod:`multiprocessing` gives a child it spawned), and
+      at least every :data:`PARENT_POLL` seconds checks
+      ``os.getppid()``, and ends this process with ``os._exit``.
+
+    ``PR_SET_PDEATHSIG`` fires when the *thread* that started this process
+    ends: :func:`warmup` starts its workers from the thread that waits for
+    them, so that is the parent's lifetime here.
+
+    Parameters
+    ----------
+    parent : int
+        The process id of the parent, as it gave it (``os.getpid()`` there).
+    signal_on_linux : bool
+        Ask Linux for the signal (the tests turn it off to try the thread alone).
+    """
+    if signal_on_linux and sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        except (OSError, AttributeError):
+            pass    # no prctl: the thread below still watches
+    if os.getppid() != parent:
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), name="sidestep-parent-watch",
+                     daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    # A worker's watchdog: end the process once its parent is gone.
+    import multiprocessing
+
+    sentinel = multiprocessing.parent_process()   # None unless started by multiprocessing
+    while os.getppid() == parent and (sentinel is None or sentinel.is_alive()):
+        if sentinel is None:
+            time.sleep(PARENT_POLL)
+        else:
+            sentinel.join(PARENT_POLL)    # returns at once when the parent goes
+    os._exit(1)
+
+
 def _cores() -> int:
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0))
@@ -351,9 +423,11 @@ def warmup(kernels: Iterable[str] | None = None, processes: int | None = None,
     if workers > 1:
         import multiprocessing
 
-        # spawn: a fresh interpreter per worker, whatever threads this one runs.
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) \
-                as pool:
+        # spawn: a fresh interpreter per worker, whatever threads this one runs;
+        # each exits when this process is gone, however it ends.
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                 initializer=_exit_with_parent,
+                                 initargs=(os.getpid(),)) as pool:
             running: set[Future[str]] = set()
             while order or running:
                 # Keep every worker busy with the most urgent kernel whose parts are done.

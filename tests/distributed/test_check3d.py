@@ -108,6 +108,20 @@ def test_dropped_triangles_of_a_mesh_file_are_findings_with_their_line(tmp_path)
     assert report.problems and "1 zero-area triangle" in report.problems[0]
 
 
+def test_obj_faces_of_fewer_than_three_corners_are_degenerate_findings_with_their_line(
+        tmp_path):
+    obj = tmp_path / "room.obj"
+    obj.write_text("o floor\nv 0 0 0\nv 4 0 0\nv 4 0 4\nv 0 0 4\nf 1 2 3 4\nf 1 2\nf 3\n")
+    report = check3d(sidestep.load(obj), 0.25)
+    assert report.counts()["degenerate"] == 2
+    edge, point = report.findings[:2]
+    assert edge.details == {"size": 0.0, "corners": 2, "part": "floor", "line": 7}
+    assert edge.position == pytest.approx((2.0, 0.0, 0.0))
+    assert point.details["line"] == 8 and point.position == pytest.approx((4.0, 0.0, 4.0))
+    assert "line 7" in edge.message and "2 corners" in edge.message
+    assert "2 faces of fewer than three corners" in report.problems[0]
+
+
 def answers(run):
     return [(c.level, c.radius, c.report, c.sweep, c.error) for c in run.checks]
 

@@ -332,6 +332,34 @@ def test_obj_zero_area_and_nan_triangles_are_dropped_and_counted(tmp_path):
         "bad.obj: 1 NaN/inf-cornered triangle of 4 dropped (bad: 1; first at line 9)")
 
 
+def test_obj_faces_of_fewer_than_three_corners_are_dropped_and_counted_with_their_line(
+        tmp_path):
+    # An edge ("f 1 2", as samurai_monastry.obj has) and a point ("f 3") among
+    # good faces: the good ones load, the short ones go, named by their lines.
+    text = ("o floor\nv 0 0 0\nv 1 0 0\nv 0 0 1\nv 1 0 1\n"
+            "f 1 2 3\nf 1/1 2/1\ng trim\nf 2 4 3\nf 3\nf 2 3 4\n")
+    path = write(tmp_path, "short.obj", "vt 0 0\n" + text)
+    level = read_mesh(path)
+    assert level.triangles.tolist() == [[0, 1, 2], [1, 3, 2], [1, 2, 3]]
+    assert level.parts == ("floor", "trim")
+    assert level.problems == (
+        "short.obj: 2 faces of fewer than three corners dropped (floor: 1, trim: 1; first at "
+        "line 8)",)
+    np.testing.assert_array_equal(corner_rows(level.vertices, level.triangles),
+                                  trimesh_triangles(path))
+
+
+@pytest.mark.parametrize("face, match", [
+    ("f 1 9", "indexes corner 9, but the file has 4"),
+    ("f 1 x", "whole number"),
+    ("f -7", "before the first"),
+    ("f 0", "start at 1"),
+])
+def test_a_short_face_that_cannot_be_read_is_still_refused(tmp_path, face, match):
+    text = "v 0 0 0\nv 1 0 0\nv 0 0 1\nv 1 0 1\nf 1 2 3\n" + face + "\nf 2 4 3\n"
+    refused(write(tmp_path, "short.obj", text), "line 6", match)
+
+
 def test_obj_part_names_are_utf8_or_latin1(tmp_path):
     faces = "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n"
     utf8 = write(tmp_path, "u.obj", ("g caf\u00e9\n" + faces).encode("utf-8"))
@@ -367,7 +395,6 @@ OBJ = "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 3\n"
 
 
 @pytest.mark.parametrize("text, place, match", [
-    (OBJ + "f 1 2", "line 5", "three or more corners"),                # truncated face
     (OBJ + "f 1 2 7\n", "line 5", "indexes corner 7, but the file has 3"),
     ("v 0 0 0\nv 1 0.0.0 0\nv 0 0 1\nf 1 2 3\n", "line 2", "expected a number"),
     ("v 0 0 0\nv 1 0\nv 0 0 1\nf 1 2 3\n", "line 2", "needs three numbers"),
@@ -387,11 +414,15 @@ def test_broken_copies_of_a_shared_obj_name_the_line(tmp_path):
     raw = (DATA / "meshes/recast/dungeon.obj").read_bytes()
     lines = raw.split(b"\n")
     first_face = next(i for i, line in enumerate(lines) if line.startswith(b"f "))
-    # Truncated inside a face line: "f 12 13" and nothing more.
+    # Truncated inside a face line: "f 12 13" and nothing more; that face is
+    # an edge, dropped and named by its line, and the corners above it load.
     cut = raw[:raw.index(b"\n", raw.index(b"\nf ", len(raw) // 2) + 1)]
     cut = cut[:cut.rindex(b" ")]
     n = cut.count(b"\n") + 1
-    refused(write(tmp_path, "dungeon.obj", cut), f"line {n}", "three or more corners")
+    level = read_mesh(write(tmp_path, "dungeon.obj", cut))
+    assert len(level.vertices) == sum(line.startswith(b"v ") for line in cut.split(b"\n"))
+    assert (f"dungeon.obj: 1 face of fewer than three corners dropped (dungeon: 1; first at "
+            f"line {n})") in level.problems
     # The last 50 corners lost: the first face using one of them is named.
     kept = lines[:first_face - 50] + lines[first_face:]
     with pytest.raises(LevelError, match=r"indexes corner \d+, but the file has 5051") as info:

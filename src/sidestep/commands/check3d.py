@@ -5,9 +5,10 @@ For an agent of radius ``R`` and height ``H`` (:class:`~.floors.Capsule`;
 :func:`check3d` lists, by kind (:data:`~.findings.KINDS_3D`):
 
 - ``degenerate``: triangles of a mesh file that have no surface (zero area,
-  a NaN or infinite corner), which the reader dropped and counted in
-  ``Level.problems``: each at the middle of its corners, with its part (the
-  glTF node or OBJ object) and, in an OBJ, its line; and, in a scene file,
+  a NaN or infinite corner) and OBJ faces of fewer than three corners,
+  which the reader dropped and counted in ``Level.problems``: each at the
+  middle of its corners, with its part (the glTF node or OBJ object) and,
+  in an OBJ, its line; and, in a scene file,
   spheres and cylinders of radius 0, cylinders of height 0 and boxes
   thinner than :data:`~.check.DEGENERATE_LENGTH`;
 - ``blocked_spawn``: spawn points where the capsule, standing with its feet
@@ -226,10 +227,11 @@ def _degenerate(level, world):
 
 
 def _dropped_triangles(source):
-    """Findings for the triangles of a mesh file that its reader drops (no surface).
+    """Findings for the triangles and faces of a mesh file that its reader drops (no surface).
 
     The file is parsed again (:data:`sidestep.io.meshes.MESH_EXTENSIONS`): the
-    level holds only the triangles kept.
+    level holds only the triangles kept. Triangles come first, in file order,
+    then OBJ faces of fewer than three corners, in file order.
     """
     from pathlib import Path
 
@@ -241,17 +243,15 @@ def _dropped_triangles(source):
     parse = MESH_EXTENSIONS.get(path.suffix.lower())
     if parse is None or not path.is_file():
         return []
-    lines = None
+    lines, short_faces = None, []
     if parse is parse_obj:
-        vertices, triangles, parts_of, parts, _, lines = parse(path)
+        vertices, triangles, parts_of, parts, _, lines, short_faces = parse(path)
     else:
         vertices, triangles, parts_of, parts, _, _ = parse(path)
     zero_area, non_finite = surface_kinds(vertices, triangles)
     found = []
     for k in np.flatnonzero(zero_area | non_finite):
-        corners = vertices[triangles[k]]
-        finite = corners[np.isfinite(corners).all(axis=1)]
-        place = tuple(map(float, finite.mean(axis=0))) if len(finite) else (0.0, 0.0, 0.0)
+        place = _middle(vertices[triangles[k]])
         why = "has zero area" if zero_area[k] else "has a NaN or infinite corner"
         part = parts[int(parts_of[k])]
         where = f", line {int(lines[k])}" if lines is not None else ""
@@ -260,7 +260,20 @@ def _dropped_triangles(source):
             details["line"] = int(lines[k])
         found.append(Finding("degenerate", f"triangle {k} of {part} at {at(place)} {why} "
                              f"(dropped on reading{where})", place, (), (), details))
+    for line, part, corners in short_faces:
+        place = _middle(vertices[list(corners)])
+        count = f"{len(corners)} corner{'' if len(corners) == 1 else 's'}"
+        found.append(Finding("degenerate", f"face of {part} at {at(place)} has {count}, fewer "
+                             f"than three (dropped on reading, line {line})", place, (), (),
+                             {"size": 0.0, "corners": len(corners), "part": part,
+                              "line": line}))
     return found
+
+
+def _middle(corners):
+    """The mean of the finite rows of ``corners (k, 3)``; the origin if there are none."""
+    finite = corners[np.isfinite(corners).all(axis=1)]
+    return tuple(map(float, finite.mean(axis=0))) if len(finite) else (0.0, 0.0, 0.0)
 
 
 def draw_findings3d(ax, world, report, *, more=(), size=400):

@@ -2,8 +2,8 @@
 
 :func:`read_mesh` reads a level's triangles with the node (glTF) or
 object/group (OBJ) each came from, drops the triangles that have no surface
-(zero area, or a NaN/inf corner: :mod:`sidestep.degenerate`) and says how
-many in ``problems``. The result is a :class:`MeshLevel`, the arrays
+(zero area, or a NaN/inf corner: :mod:`sidestep.degenerate`) and the OBJ
+faces of fewer than three corners, and says how many in ``problems``. The result is a :class:`MeshLevel`, the arrays
 ``World3D.add_mesh`` takes.
 
 :func:`sidestep.load` reads ``.obj``, ``.gltf`` and ``.glb`` files with
@@ -130,14 +130,17 @@ def read_mesh(path, *, up=None):
                          f"reads {', '.join(MESH_EXTENSIONS)}")
     if not path.is_file():
         raise FileNotFoundError(f"no such level file: {path}")
+    short_faces = []
     if parse is parse_obj:
-        vertices, triangles, triangle_parts, parts, problems, lines = parse(path)
+        vertices, triangles, triangle_parts, parts, problems, lines, short_faces = parse(path)
         spawns = np.zeros((0, 3))
     else:
         vertices, triangles, triangle_parts, parts, spawns, problems = parse(path)
         lines = None
     zero_area, non_finite = surface_kinds(vertices, triangles)
     problems = list(problems)
+    if short_faces:
+        problems.append(_short_faces_line(path, short_faces))
     for what, mask in (("zero-area", zero_area), ("NaN/inf-cornered", non_finite)):
         if mask.any():
             problems.append(_dropped_line(path, what, mask, triangle_parts, parts, lines))
@@ -161,14 +164,36 @@ def _dropped_line(path, what, mask, triangle_parts, parts, lines):
     count = int(mask.sum())
     per_part = np.bincount(triangle_parts[mask], minlength=len(parts))
     order = [int(p) for p in np.argsort(-per_part, kind="stable") if per_part[p]]
-    shown = [f"{parts[p]}: {per_part[p]}" for p in order[:LISTED_PARTS]]
-    if len(order) > LISTED_PARTS:
-        shown.append(f"{len(order) - LISTED_PARTS} more parts")
-    if lines is not None:
-        shown[-1] += f"; first at line {lines[np.argmax(mask)]}"
+    first = None if lines is None else int(lines[np.argmax(mask)])
     plural = "" if count == 1 else "s"
     return (f"{path.name}: {count} {what} triangle{plural} of {len(mask)} dropped "
-            f"({', '.join(shown)})")
+            f"({_by_part([(parts[p], int(per_part[p])) for p in order], first)})")
+
+
+def _short_faces_line(path, short_faces):
+    """One ``problems`` line: how many OBJ faces of fewer than three corners were dropped.
+
+    ``short_faces`` as :func:`~sidestep.io.obj.parse_obj` returns them.
+    """
+    per_part = {}
+    for _, part, _ in short_faces:
+        per_part[part] = per_part.get(part, 0) + 1
+    order = sorted(per_part.items(), key=lambda item: -item[1])     # stable: file order on ties
+    count = len(short_faces)
+    plural = "" if count == 1 else "s"
+    return (f"{path.name}: {count} face{plural} of fewer than three corners dropped "
+            f"({_by_part(order, short_faces[0][0])})")
+
+
+def _by_part(counts, first_line):
+    """``"floor: 2, wall: 1; first at line 7"``: ``(part, count)`` pairs, most first, at
+    most :data:`LISTED_PARTS` of them, and the line of the first (None: no lines)."""
+    shown = [f"{part}: {n}" for part, n in counts[:LISTED_PARTS]]
+    if len(counts) > LISTED_PARTS:
+        shown.append(f"{len(counts) - LISTED_PARTS} more parts")
+    if first_line is not None:
+        shown[-1] += f"; first at line {first_line}"
+    return ", ".join(shown)
 
 
 def _finite_corners(vertices, triangles):

@@ -14,7 +14,11 @@ What is read:
 - ``f`` with three or more corners ``v``, ``v/vt``, ``v//vn`` or ``v/vt/vn``;
   indices from 1, or negative (relative to the corners read so far). A face
   of more than three corners is cut into a fan from its first corner (right
-  for the convex faces exporters write).
+  for the convex faces exporters write). A face of fewer than three corners
+  (``f 1 2``: an edge, or a point; real levels have them, and trimesh,
+  Blender and pybullet read past them) has no surface: it is returned apart,
+  with its line, to be dropped and counted as zero-area triangles are; its
+  corners must be readable and in range all the same.
 - ``o`` and ``g`` start a new *part*: each triangle records the part it came
   from (the last ``o`` or ``g`` name above it; the file's stem before any).
 - ``vt``, ``vn``, ``vp`` are counted (faces may index them); materials,
@@ -57,17 +61,21 @@ def parse_obj(path):
     problems : list of str
     lines : (m,) int64
         The line of the face each triangle was cut from.
+    short_faces : list of (int, str, tuple of int)
+        Faces of fewer than three corners, not in ``triangles``: each one's
+        line, part name and 0-based corner indices (in range).
 
     Raises
     ------
     LevelError
-        Naming the line: a bad number, a face of fewer than three corners or
-        indexing past the corners, an unknown statement.
+        Naming the line: a bad number, a face indexing past the corners, an
+        unknown statement.
     """
     coords = []                       # flat x, y, z
     tris = []                         # flat a, b, c (0-based, absolute; range checked at the end)
     tri_lines = []                    # the line of each triangle
     tri_parts = []
+    short_faces = []                  # (line, part, corners) of faces of fewer than 3 corners
     part_ids = {}
     part = path.stem
     counts = {"vt": 0, "vn": 0}
@@ -89,9 +97,6 @@ def parse_obj(path):
                                      f"+-{MAX_COORDINATE:g}")
             coords.extend(xyz)
         elif key == "f":
-            if len(words) < 4:
-                raise LevelError(path, f"line {n}", f"a face needs three or more corners, got "
-                                 f"{len(words) - 1}")
             n_vertices = len(coords) // 3
             corners = []
             for w in words[1:]:
@@ -105,6 +110,9 @@ def parse_obj(path):
                         index = _index(path, n, field, counts[kind], kind)
                         if index > uv_refs[kind][0]:    # only the largest can be past the end
                             uv_refs[kind] = (index, n)
+            if len(corners) < 3:
+                short_faces.append((n, part, tuple(corners)))
+                continue
             if part not in part_ids:
                 part_ids[part] = len(part_ids)
             for i in range(1, len(corners) - 1):
@@ -126,13 +134,16 @@ def parse_obj(path):
     triangles = np.array(tris, dtype=np.int64).reshape(-1, 3)
     lines = np.array(tri_lines, dtype=np.int64)
     # Absolute indices may point forward (the corner is listed further down);
-    # past the last corner is an error, named by the face's line.
-    past = np.flatnonzero((triangles >= len(vertices)).any(axis=1))
-    if len(past):
-        i = past[0]
-        index = int(triangles[i].max())
-        raise LevelError(path, f"line {lines[i]}", f"the face indexes corner {index + 1}, but "
-                         f"the file has {len(vertices)} corners ('v' lines)")
+    # past the last corner is an error, named by the line of the first such
+    # face (of three or more corners, or fewer).
+    past = [(int(lines[i]), int(triangles[i].max()))
+            for i in np.flatnonzero((triangles >= len(vertices)).any(axis=1))[:1]]
+    past += [(n, max(corners)) for n, _, corners in short_faces
+             if corners and max(corners) >= len(vertices)][:1]
+    if past:
+        n, index = min(past)
+        raise LevelError(path, f"line {n}", f"the face indexes corner {index + 1}, but the file "
+                         f"has {len(vertices)} corners ('v' lines)")
     for kind, (index, n) in uv_refs.items():
         if index >= counts[kind]:
             raise LevelError(path, f"line {n}", f"the face indexes {kind} {index + 1}, but the "
@@ -146,7 +157,7 @@ def parse_obj(path):
         problems.append(f"{path.name}: {free_form} free-form curve/surface statements skipped; "
                         "only polygon faces are read")
     return (vertices, triangles, np.array(tri_parts, dtype=np.int64), tuple(part_ids),
-            problems, lines)
+            problems, lines, short_faces)
 
 
 def _statements(path):
