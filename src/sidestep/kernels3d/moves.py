@@ -72,6 +72,9 @@ SEAM_PASSES = 64
 #: iteration; there are at most ``_SPANS`` of them.
 _SPANS = 8
 _SPAN_AGENTS = 4.0
+#: A pass that moves at least this share of the agent's size (its radius
+#: plus half its core) on before a contact costs no iteration.
+_ONWARD = 0.25
 
 
 @njit(cache=True)
@@ -610,7 +613,8 @@ def slide(world, px, py, pz, dx, dy, dz, half, up, radius, skin, margin, slack, 
             if v_len <= min_motion or (active and v_len <= skin):
                 stop = STOP_BLOCKED
                 break
-            spanned = False
+            # Unsolved (nothing pressed), the motion is still this pass's span.
+            spanned = n_solved == 0 and ahead < 1.0
             if v_len > budget:
                 k = budget / v_len
                 vx *= k
@@ -661,10 +665,14 @@ def slide(world, px, py, pz, dx, dy, dz, half, up, radius, skin, margin, slack, 
         _, _, _, _, qx, qy, qz = separation_prim(world, hit, ax, ay, az, bx, by, bz)
         n_contacts = _record(contacts, n_contacts, world.owner[hit], world.part[hit],
                              qx, qy, qz, hnx, hny, hnz, travelled * scale)
-        # Gliding over a seam costs a pass but not one of the max_iterations;
-        # a pass that got nowhere does.
-        if n_planes == 0 or fraction * v_len <= min_motion or \
-                _flush_row(world, hit, qx, qy, qz, skin, n_planes, wf, wi) < 0:
+        # Gliding over a seam, or on over a curved floor's creases a good part
+        # of the agent's size at a time, costs a pass but not one of the
+        # max_iterations (a wedge's passes, each a fraction of the last, do);
+        # a pass that got nowhere costs one.
+        moved = fraction * v_len
+        if moved < _ONWARD * (radius + half) + skin and \
+                (n_planes == 0 or moved <= min_motion or
+                 _flush_row(world, hit, qx, qy, qz, skin, n_planes, wf, wi) < 0):
             it += 1
     return px, py, pz, stop, n_contacts, recovered
 
