@@ -52,7 +52,8 @@ def _unit(value: object, name: str, dim: int) -> tuple[float, ...]:
     if not any(d):
         raise ValueError(f"{name} must not be the zero vector")
     # The kernel that distances_along scales each row with: the same bits.
-    return kv.unit_direction(*packing.lift(d))[:dim]
+    u: tuple[float, float, float] = kv.unit_direction(*packing.lift(d))
+    return u[:dim]
 
 
 class Volume:
