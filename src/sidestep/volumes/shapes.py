@@ -124,8 +124,9 @@ class _Along(Volume):
         solves its quadratics (:func:`~sidestep.kernels3d.volumes.entry_distance`).
         What the line only touches within the tolerance (a point, a segment,
         a ray; a tangent, a face it runs along) it meets where it passes
-        nearest. ``None`` exactly when :meth:`intersects` is False. Many
-        rays at once: :func:`~sidestep.volumes.distances_along`.
+        nearest (a box or frustum: where it first comes within the
+        tolerance of its planes). ``None`` exactly when :meth:`intersects`
+        is False. Many rays at once: :func:`~sidestep.volumes.distances_along`.
 
         >>> from sidestep.volumes import Box, Point, Ray, Sphere
         >>> Ray((-5, 0.5), (1, 0)).distance_along(Box((0, 0), (1, 1)))
