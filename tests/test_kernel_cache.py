@@ -68,7 +68,7 @@ for a in shapes:
     Ray((0, 0, 9), (0, 0, -1)).distance_along(a)
     m = np.zeros((3, 3))
     volumes.contains_boxes(a, m, m + 1); volumes.contains_spheres(a, m, np.ones(3))
-    volumes.contains_points(a, m); w3.query(a)
+    volumes.contains_points(a, m); volumes.distances_along(a, m, m + 1); w3.query(a)
 Sphere.enclosing(np.eye(3))
 world.query(Frustum.wedge((0, 0), (1, 0), 1.0, 0.1, 10.0))
 print(json.dumps({name: [str(s) for s in kernel(name)[0].signatures] for name in KERNELS}))

@@ -115,7 +115,9 @@ KERNELS: dict[str, tuple[str, float]] = {
     # Bounding volumes: one pair, many items (culling), world queries.
     "kernels3d.volumes:contains_pair": ("R1 R1 f F2", 3),
     "kernels3d.volumes:intersects_pair": ("R1 R1 f F2", 2.5),
-    "kernels3d.volumes:distance_along": ("F1 R1 f F2", 3),
+    "kernels3d.volumes:distance_along": ("R1 R1 f", 1.5),
+    "kernels3d.volumes:distances_rows": ("R1 F2 F2 F1 f F1 I1", 1.5),
+    "kernels3d.volumes:unit_direction": ("f f f", 0.2),
     "kernels3d.volumes:contains_rows": ("R1 F2 f C1 I1", 3),
     "kernels3d.volumes:enclosing_sphere": ("F2 b", 0.5),
     "kernels3d.culling:prepare_polytope": ("R1 i", 0.3),

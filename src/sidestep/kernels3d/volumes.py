@@ -27,6 +27,13 @@ A ray is a segment long enough to reach past the other volume. Containment
 is exact: inside a polytope, the support of the inner volume along every
 face normal; inside a rounded volume, the farthest corner from its core
 (distance to a convex set is convex, so a corner is farthest).
+
+Entry distances (:func:`entry_distance`: where a ray or segment first meets
+a volume) are closed forms, one per family: a polytope clips the ray by its
+planes (:func:`clip_ray_planes`), a rounded volume solves its balls' and
+cylinder's quadratics, and what the ray meets only within the tolerance
+(a bare point or segment, a graze) is where it passes nearest
+(:func:`closest_points_lines`).
 """
 import math
 
@@ -34,7 +41,8 @@ import numpy as np
 from numba import njit
 
 from ..kernels.row_queue import next_rows
-from .segment import closest_point_segment, closest_points_segment_segment
+from .segment import _ray_capsule_outside, closest_point_segment, closest_points_segment_segment
+from .vector import axpy, cross, dot, norm, normalize, sub, vec
 
 ROUNDED, RAY, POLYTOPE = 0, 1, 2
 KIND, FLAT, RADIUS, N_DIRS, VERTS, PLANES, DIRS = 0, 1, 2, 3, 4, 28, 52
@@ -397,40 +405,227 @@ def intersects_pair(a, b, tol, work):
     return intersects(a, b, tol, work)
 
 
-@njit(cache=True)
-def distance_along(r, b, tol, work):
-    """First distance along ray or segment ``r`` (unit direction) at which it meets ``b``.
+@njit(cache=True, inline="always")
+def _clamp(x, lo, hi):
+    return min(max(x, lo), hi)
 
-    0 when it starts in ``b``, -1 on a miss. Found by bisection on the
-    prefix of ``r`` that meets ``b`` (that prefix only grows), to 1e-12 of
-    the length: exact to the tolerance, never past the true entry by more.
+
+@njit(cache=True)
+def closest_points_lines(o, u, l1, a, w, l2):
+    """Closest points of two segments or rays given by a start, a unit direction and a length.
+
+    ``x = o + s u`` with ``0 <= s <= l1`` and ``y = a + t w`` with
+    ``0 <= t <= l2``; a length may be ``inf`` (a ray) or 0 (a point, whose
+    direction is then ignored). Returns ``(s, t, |x - y|)``, ``s`` and ``t``
+    in length units. Where the closest pair is not unique (parallel, or
+    overlapping along one line) ``s`` is the least.
     """
-    _bounded(r, b, work[0])
-    seg = work[0].copy()
-    length = math.sqrt((seg[VERTS + 3] - seg[VERTS]) ** 2 + (seg[VERTS + 4] - seg[VERTS + 1]) ** 2
-                       + (seg[VERTS + 5] - seg[VERTS + 2]) ** 2)
-    if not intersects(seg, b, tol, work):
-        return -1.0
-    ux, uy, uz = ((seg[VERTS + 3] - seg[VERTS]) / length if length > 0 else 0.0,
-                  (seg[VERTS + 4] - seg[VERTS + 1]) / length if length > 0 else 0.0,
-                  (seg[VERTS + 5] - seg[VERTS + 2]) / length if length > 0 else 0.0)
-    probe = seg.copy()
-    lo = 0.0
-    hi = length
-    for it in range(-1, 200):
-        t = 0.0 if it < 0 else 0.5 * (lo + hi)
-        probe[VERTS + 3] = seg[VERTS] + t * ux
-        probe[VERTS + 4] = seg[VERTS + 1] + t * uy
-        probe[VERTS + 5] = seg[VERTS + 2] + t * uz
-        if intersects(probe, b, tol, work):
-            if it < 0:
-                return 0.0
-            hi = t
-        else:
-            lo = t
-        if hi - lo <= 1e-12 * (1.0 + length):
-            break
-    return hi
+    # Ericson 5.1.9 with |u| = |w| = 1 (a = e = 1), written in lengths rather
+    # than fractions, so a ray needs no far end: s = (b f - c) / (1 - b^2),
+    # then t = b s + f, each clamped and the other recomputed.
+    r = sub(o, a)
+    b = dot(u, w)
+    c = dot(u, r)
+    f = dot(w, r)
+    if l2 == 0.0:
+        s = _clamp(-c, 0.0, l1)
+        t = 0.0
+    elif l1 == 0.0:
+        s = 0.0
+        t = _clamp(f, 0.0, l2)
+    else:
+        # 1 - b^2 as |u x w|^2 (Lagrange's identity): the difference rounds
+        # to 0 for lines a few 1e-8 rad from parallel.
+        m = cross(u, w)
+        denom = dot(m, m)
+        s = _clamp((b * f - c) / denom, 0.0, l1) if denom > 0.0 else 0.0
+        t = b * s + f
+        if t < 0.0:
+            t = 0.0
+            s = _clamp(-c, 0.0, l1)
+        elif t > l2:
+            t = l2
+            s = _clamp(b * l2 - c, 0.0, l1)
+    return s, t, norm(sub(axpy(o, s, u), axpy(a, t, w)))
+
+
+@njit(cache=True)
+def clip_ray_planes(p, ox, oy, oz, ux, uy, uz, length, grow):
+    """``(enter, leave)``: the part ``enter <= t <= leave`` of ``o + t u``, ``0 <= t <= length``,
+    inside the six planes of packed polytope ``p`` moved out by ``grow``.
+
+    ``enter > leave`` when no part is inside. Cyrus-Beck clipping (Ericson
+    5.3.8): plane ``n . x <= d + grow`` holds the points where
+    ``h + t (n . u) <= 0``, ``h`` the start's height above it, so a plane
+    the ray heads into (``n . u < 0``) starts the part at ``t = -h / (n . u)``,
+    one it heads out of ends it there, and one it runs along holds all of
+    it or none. A box's planes are axis-aligned, where this is the slab test
+    of :func:`~sidestep.kernels3d.box.ray_box` bit for bit
+    (``-(o_x - hi) / u_x`` is ``(hi - o_x) / u_x``).
+    """
+    enter = 0.0
+    leave = length
+    for j in range(6):
+        k = PLANES + 4 * j
+        h = p[k] * ox + p[k + 1] * oy + p[k + 2] * oz - p[k + 3] - grow
+        den = p[k] * ux + p[k + 1] * uy + p[k + 2] * uz
+        if den < 0.0:
+            enter = max(enter, -h / den)
+        elif den > 0.0:
+            leave = min(leave, -h / den)
+        elif h > 0.0:
+            return math.inf, -math.inf
+    return enter, leave
+
+
+@njit(cache=True)
+def _touches(ox, oy, oz, ux, uy, uz, length, b, tol):
+    # intersects() of b and the ray (the segment, for a finite length).
+    r = np.zeros(PACKED)
+    r[FLAT] = b[FLAT]
+    r[VERTS], r[VERTS + 1], r[VERTS + 2] = ox, oy, oz
+    if length == math.inf:
+        r[KIND] = RAY
+        r[VERTS + 3], r[VERTS + 4], r[VERTS + 5] = ux, uy, uz
+    else:
+        r[KIND] = ROUNDED
+        r[VERTS + 3], r[VERTS + 4], r[VERTS + 5] = ox + length * ux, oy + length * uy, \
+            oz + length * uz
+    return intersects(r, b, tol, np.empty((2, PACKED)))
+
+
+@njit(cache=True)
+def _entry_polytope(ox, oy, oz, ux, uy, uz, length, p, tol):
+    # See entry_distance.
+    enter, leave = clip_ray_planes(p, ox, oy, oz, ux, uy, uz, length, 0.0)
+    if enter == 0.0 and leave >= 0.0:
+        return 0.0
+    # 1. A start outside by at most tol touches (as Point(start) would): only
+    # possible when no plane has it higher than tol, which settles most rays.
+    high = -math.inf
+    for j in range(6):
+        high = max(high, _height(p, j, ox, oy, oz))
+    if high <= tol and distance_point_polytope(ox, oy, oz, p, tol) <= tol:
+        return 0.0
+    # 2. The exact entry.
+    if enter <= leave:
+        return enter
+    # 3. A graze: the ray misses the polytope but comes within tol of it
+    # (along a face, past an edge; rounding leaves a ray meant to lie in a
+    # slanted face a hair outside it). It touches where it enters the
+    # planes moved out by tol; intersects() has the last word, so that
+    # distance_along misses exactly when intersects says they are apart.
+    enter, leave = clip_ray_planes(p, ox, oy, oz, ux, uy, uz, length, tol)
+    if enter <= leave and _touches(ox, oy, oz, ux, uy, uz, length, p, tol):
+        return enter
+    return -1.0
+
+
+@njit(cache=True)
+def _entry_rounded(ox, oy, oz, ux, uy, uz, length, b, tol):
+    # See entry_distance. b's core: from a along unit w for reach (inf for a ray).
+    o = vec(ox, oy, oz)
+    u = vec(ux, uy, uz)
+    a = vec(b[VERTS], b[VERTS + 1], b[VERTS + 2])
+    e = vec(b[VERTS + 3], b[VERTS + 4], b[VERTS + 5])
+    radius = b[RADIUS]
+    if b[KIND] == RAY:
+        w, reach = e, math.inf
+    else:
+        w, reach = normalize(sub(e, a))
+    # 1. A start within radius + tol of the core touches.
+    if closest_points_lines(o, u, 0.0, a, w, reach)[2] <= radius + tol:
+        return 0.0
+    # 2. The exact entry: the first root of the infinite cylinder's quadratic
+    # between the ends, or of either end ball's (Ericson 5.3.7).
+    if radius > 0.0:
+        distance, _, _ = _ray_capsule_outside(o, u, length, a, e, radius)
+        if distance < math.inf:
+            return distance
+    # 3. No entry: the ray touches where it passes nearest, if within tol (a
+    # graze; or a bare point, segment or ray, met only within tol).
+    s, _, gap = closest_points_lines(o, u, length, a, w, reach)
+    return s if gap <= radius + tol else -1.0
+
+
+@njit(cache=True)
+def entry_distance(ox, oy, oz, ux, uy, uz, length, b, tol):
+    """The least ``t`` in ``[0, length]`` at which ``o + t u`` (``u`` unit) meets packed ``b``.
+
+    -1 on a miss. Closed forms, no search:
+
+    * a start that touches ``b`` (within ``tol``, as ``Point(o)`` would): 0;
+    * a polytope (box, frustum, wedge): :func:`clip_ray_planes`, the largest
+      entering and smallest leaving parameter over its planes;
+    * a rounded volume (sphere, capsule): the first root of the ball's or
+      the cylinder's quadratic
+      (:func:`~sidestep.kernels3d.segment._ray_capsule_outside`);
+    * touching only within ``tol`` (a graze, or a point, segment or ray,
+      which have no inside to enter): where the ray comes nearest a rounded
+      volume (:func:`closest_points_lines`), where it enters a polytope's
+      planes moved out by ``tol``.
+
+    So the answer is the exact entry (to a few ulps, not short by ``tol``),
+    and it is -1 exactly when :func:`intersects` says the two are apart (up
+    to rounding at the edge of the tolerance). ``u = 0`` with ``length = 0``
+    is a point: 0 or -1.
+    """
+    if b[KIND] == POLYTOPE:
+        return _entry_polytope(ox, oy, oz, ux, uy, uz, length, b, tol)
+    return _entry_rounded(ox, oy, oz, ux, uy, uz, length, b, tol)
+
+
+@njit(cache=True)
+def unit_direction(x, y, z):
+    """``(ux, uy, uz)``: the vector scaled to unit length (zeros for zeros).
+
+    What a :class:`~sidestep.volumes.Ray` stores and what
+    :func:`distances_rows` makes of each row, so the two agree to the bit
+    (:func:`~sidestep.kernels3d.vector.normalize`: no underflow for short vectors).
+    """
+    u, _ = normalize(vec(x, y, z))
+    return u[0], u[1], u[2]
+
+
+@njit(cache=True)
+def distance_along(r, b, tol):
+    """:func:`entry_distance` of packed ray or segment ``r`` into packed ``b``; -1 on a miss.
+
+    Called from Python (``Ray.distance_along``, ``Segment.distance_along``).
+    A segment runs from its start towards its end, for its length.
+    """
+    ox, oy, oz = r[VERTS], r[VERTS + 1], r[VERTS + 2]
+    if r[KIND] == RAY:
+        return entry_distance(ox, oy, oz, r[VERTS + 3], r[VERTS + 4], r[VERTS + 5], math.inf,
+                              b, tol)
+    u, length = normalize(vec(r[VERTS + 3] - ox, r[VERTS + 4] - oy, r[VERTS + 5] - oz))
+    return entry_distance(ox, oy, oz, u[0], u[1], u[2], length, b, tol)
+
+
+@njit(cache=True, nogil=True)
+def distances_rows(b, origins, directions, max_distance, tol, out, queue):
+    """:func:`entry_distance` into packed ``b`` of each ray, ``out (n,)``, inf on a miss.
+
+    ``origins, directions (n, 2|3)`` (``z = 0`` in 2D), each direction scaled
+    to unit length by :func:`unit_direction`; ``max_distance (n,)`` or
+    ``(1,)`` for every ray (inf allowed). A zero direction is answered NaN
+    (the Python side then names the row).
+    """
+    dim = origins.shape[1]
+    while True:
+        first, stop = next_rows(queue)
+        if first >= stop:
+            return
+        for i in range(first, stop):
+            oz = origins[i, 2] if dim == 3 else 0.0
+            ux, uy, uz = unit_direction(directions[i, 0], directions[i, 1],
+                                        directions[i, 2] if dim == 3 else 0.0)
+            if ux == 0.0 and uy == 0.0 and uz == 0.0:
+                out[i] = math.nan
+                continue
+            length = max_distance[i if max_distance.shape[0] > 1 else 0]
+            d = entry_distance(origins[i, 0], origins[i, 1], oz, ux, uy, uz, length, b, tol)
+            out[i] = d if d >= 0.0 else math.inf
 
 
 @njit(cache=True, nogil=True)

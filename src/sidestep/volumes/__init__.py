@@ -7,8 +7,8 @@ True
 See :mod:`sidestep.volumes.shapes` for the volumes and
 :mod:`sidestep.volumes.batch` for many items at once.
 """
-from .batch import contains_boxes, contains_points, contains_spheres
+from .batch import contains_boxes, contains_points, contains_spheres, distances_along
 from .shapes import Box, Capsule, Containment, Frustum, Point, Ray, Segment, Sphere, Volume
 
 __all__ = ["Box", "Capsule", "Containment", "Frustum", "Point", "Ray", "Segment", "Sphere",
-           "Volume", "contains_boxes", "contains_points", "contains_spheres"]
+           "Volume", "contains_boxes", "contains_points", "contains_spheres", "distances_along"]

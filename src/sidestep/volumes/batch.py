@@ -1,10 +1,12 @@
 """Many items against one volume at once, on all cores.
 
-Each call answers exactly as the scalar :meth:`Volume.contains
+Each ``contains_*`` call answers exactly as the scalar :meth:`Volume.contains
 <sidestep.volumes.shapes.Volume.contains>` would for every item, through
 the batch kernels of :mod:`sidestep.kernels3d.culling` (a plane test that
 settles most items, the exact test for the rest) run by
-:func:`sidestep.threads.run_rows`. The kernels check the rows as they go;
+:func:`sidestep.threads.run_rows`; :func:`distances_along` answers as
+:meth:`Ray.distance_along <sidestep.volumes.shapes.Ray.distance_along>` for
+every ray. The kernels check the rows as they go;
 a bad row is reported by the same ValueError the rest of the API raises.
 
 >>> import math
@@ -98,6 +100,60 @@ def _spheres(volume: Volume, c: FloatArray, r: FloatArray, centers_name: str,
     if len(out) and out.min() < 0:
         validation.points(c, centers_name, allow_single=False, dim=volume.dim)
         validation.lengths(r if len(r) == len(c) else r[0], radii_name, len(c))
+    return out
+
+
+def distances_along(volume: Volume, origins: Points, directions: Points,
+                    max_distance: Numbers = np.inf) -> FloatArray:
+    """Where each ray first meets ``volume``: ``Ray(o, d).distance_along(volume)`` for every row.
+
+    Parameters
+    ----------
+    volume : Volume
+    origins, directions : (n, dim) float64
+        ``dim`` the volume's (2 or 3). Directions need not be unit length
+        but must not be zero.
+    max_distance : float or (n,) float64, >= 0 (inf allowed)
+        How far each ray reaches (a finite one is the segment from its
+        origin that long).
+
+    Returns
+    -------
+    (n,) float64
+        Distance (world units) from each origin to its ray's first point in
+        ``volume``, 0 for an origin in it, inf on a miss. With the default
+        ``max_distance`` each equals ``Ray(o, d).distance_along(volume)`` to
+        the bit (``None`` there is inf here): the same kernel
+        (:func:`~sidestep.kernels3d.volumes.entry_distance`), on all cores.
+
+    Examples
+    --------
+    >>> from sidestep.volumes import Box
+    >>> distances_along(Box((0, 0), (1, 1)), [(-5, 0.5), (0.5, 0.5), (-5, 3)],
+    ...                 [(1, 0), (0, 1), (1, 0)]).tolist()
+    [5.0, 0.0, inf]
+    """
+    if not isinstance(volume, Volume):
+        raise TypeError(f"volume must be a volume, got {type(volume).__name__}")
+    o, _ = validation.points(origins, "origins", allow_single=False, dim=volume.dim)
+    d, _ = validation.points(directions, "directions", allow_single=False, dim=volume.dim)
+    if o.shape != d.shape:
+        raise ValueError(f"origins and directions must have the same shape, got {o.shape} and "
+                         f"{d.shape}")
+    md = validation.as_float_array(max_distance, "max_distance")
+    if md.ndim == 0:
+        md = md.reshape(1)
+    elif md.shape != (len(o),):
+        raise ValueError(f"max_distance must be a number or have shape ({len(o)},), "
+                         f"got shape {md.shape}")
+    if np.any(np.isnan(md)) or np.any(md < 0):
+        raise ValueError("max_distance must be non-negative (inf allowed), not NaN")
+    out = np.empty(len(o))
+    threads.run_rows(kv.distances_rows, len(o), volume.packed, o, d, np.ascontiguousarray(md),
+                     VOLUME_TOLERANCE, out)
+    if np.isnan(out.min(initial=0.0)):
+        row = int(np.flatnonzero(np.isnan(out))[0])
+        raise ValueError(f"directions must not be the zero vector; row {row}")
     return out
 
 

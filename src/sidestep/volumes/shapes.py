@@ -48,11 +48,12 @@ def _coords(value: object, name: str, dim: int | None = None) -> tuple[float, ..
 
 
 def _unit(value: object, name: str, dim: int) -> tuple[float, ...]:
-    d = np.array(_coords(value, name, dim))
-    n = float(np.linalg.norm(d))
-    if n == 0.0:
+    d = _coords(value, name, dim)
+    if not any(d):
         raise ValueError(f"{name} must not be the zero vector")
-    return tuple(float(x) for x in d / n)
+    # The kernel that distances_along scales each row with: the same bits.
+    u: tuple[float, float, float] = kv.unit_direction(*packing.lift(d))
+    return u[:dim]
 
 
 class Volume:
@@ -116,19 +117,27 @@ class _Along(Volume):
     def distance_along(self, other: Volume) -> float | None:
         """The distance from the start to the first point in ``other``; ``None`` on a miss.
 
-        0 when the start lies in ``other``. Bisection on the part of the line
-        that meets ``other`` (exact intersection tests), to 1e-12 of the
-        length; the answer is never short of the true entry by more than
-        :data:`~sidestep.tolerances.VOLUME_TOLERANCE` (touching counts).
+        0 when the start lies in ``other`` (or within
+        :data:`~sidestep.tolerances.VOLUME_TOLERANCE` of it: touching
+        counts). Exact, in closed form (to a few rounding steps): a box,
+        frustum or wedge clips the line by its planes, a sphere or capsule
+        solves its quadratics (:func:`~sidestep.kernels3d.volumes.entry_distance`).
+        What the line only touches within the tolerance (a point, a segment,
+        a ray; a tangent, a face it runs along) it meets where it passes
+        nearest (a box or frustum: where it first comes within the
+        tolerance of its planes). ``None`` exactly when :meth:`intersects`
+        is False. Many rays at once: :func:`~sidestep.volumes.distances_along`.
+
+        >>> from sidestep.volumes import Box, Point, Ray, Sphere
+        >>> Ray((-5, 0.5), (1, 0)).distance_along(Box((0, 0), (1, 1)))
+        5.0
+        >>> Ray((0, 3), (1, 0)).distance_along(Sphere((4, 0), 3.0))    # tangent
+        4.0
+        >>> Ray((0, 0), (-1, 0)).distance_along(Point((1, 0))) is None
+        True
         """
         self._check_dim(other)
-        packed = self.packed.copy()
-        if isinstance(self, Segment):
-            length = self.length
-            if length == 0.0:
-                return 0.0 if self.intersects(other) else None
-        d = float(kv.distance_along(packed, other.packed, VOLUME_TOLERANCE,
-                                    np.empty((2, kv.PACKED))))
+        d = float(kv.distance_along(self.packed, other.packed, VOLUME_TOLERANCE))
         return None if d < 0.0 else d
 
 
