@@ -615,19 +615,15 @@ def slide(world, px, py, pz, dx, dy, dz, half, up, radius, skin, margin, slack, 
                 break
             # Unsolved (nothing pressed), the motion is still this pass's span.
             spanned = n_solved == 0 and ahead < 1.0
-            if v_len > budget:
-                k = budget / v_len
+            # No longer than the budget left, nor than a span (then more follows).
+            limit = min(budget, span)
+            if v_len > limit:
+                k = limit / v_len
                 vx *= k
                 vy *= k
                 vz *= k
-                v_len = budget
-            if v_len > span:
-                k = span / v_len
-                vx *= k
-                vy *= k
-                vz *= k
-                v_len = span
-                spanned = True
+                v_len = limit
+                spanned = spanned or span < budget
             fraction, hit, hnx, hny, hnz = _sweep(world, px, py, pz, half, up, vx, vy, vz,
                                                   radius, skin, n_planes,
                                                   n_near if v_len <= ahead * rem_len else -1,
