@@ -20,7 +20,12 @@ a boundary edge is a polygon edge no other polygon has) nor within 1e-9 of
 them (on the edge is inside: interior edges between two polygons play no
 part, so an end on one is not called outside for rounding); **too close**
 when its distance to the nearest boundary edge is below ``radius - 1e-9``
-(the slide's promise). A move is **bad** when either holds.
+(the slide's promise). A move is **bad** when either holds. A move is
+**held** when its whole straight path is walkable by the same reference (17
+points along it inside or on the edge and clear by the radius) and yet it
+went less than half of it: the other way to fail at an edge, stopping where
+nothing stops it (a start that overlaps the edge, radius > 0, is never
+free, so only point cameras can be held).
 
 Run: ``python benchmarks/navmesh_edges.py [--starts 161] [--radii 0,0.4,0.5]
 [--length 0.5] [--show 3]`` (needs ``../shared/data``). Prints a row per mesh
@@ -86,6 +91,13 @@ def enclosed(points, edges, chunk=64):
     return out
 
 
+def walkable(points, edges, radius):
+    """Whether each point is inside or on the boundary and clear of it by ``radius``."""
+    distance = distance_to_edges(points, edges)
+    inside = enclosed(points, edges) | (distance <= ON_EDGE)
+    return inside, distance, inside & (distance >= radius - 1e-9)
+
+
 def boundary_starts(edges, n, rng):
     """``n`` points exactly on the boundary: half at edge ends (vertices), half along edges."""
     k = rng.integers(0, len(edges), n)
@@ -113,8 +125,9 @@ def main():
     radii = [float(r) for r in args.radii.split(",")]
     rng = np.random.default_rng(args.seed)
     counts = np.diff(np.round(np.cumsum([0] + SHARES) / sum(SHARES) * args.starts)).astype(int)
-    print(f"{'mesh':<20} {'radius':>6} {'moves':>6} {'outside':>8} {'too close':>10} {'bad':>5}")
-    total = np.zeros(4, dtype=int)
+    print(f"{'mesh':<20} {'radius':>6} {'moves':>6} {'outside':>8} {'too close':>10} {'bad':>5} "
+          f"{'held':>5}")
+    total = np.zeros(5, dtype=int)
     for name, n in zip(MESHES, counts):
         path = DATA / "meshes" / name
         world = sidestep.load(path, scenarios=False).world
@@ -122,18 +135,26 @@ def main():
         positions, displacements = moves(boundary_starts(edges, n, rng), args.length)
         for radius in radii:
             ends = world.move_many(positions, displacements, radius=radius)
-            distance = distance_to_edges(ends, edges)
-            outside = ~(enclosed(ends, edges) | (distance <= ON_EDGE))
+            inside, distance, _ = walkable(ends, edges, radius)
+            outside = ~inside
             close = distance < radius - 1e-9
             bad = outside | close
-            row = np.array([len(ends), outside.sum(), close.sum(), bad.sum()])
+            went = np.hypot(*(ends - positions).T)
+            held = went < 0.5 * np.hypot(*displacements.T)
+            path = positions[held, None, :] + \
+                np.linspace(0, 1, 17)[:, None] * displacements[held, None, :]
+            held[held] = walkable(path.reshape(-1, 2), edges, radius)[2].reshape(-1, 17).all(axis=1)
+            row = np.array([len(ends), outside.sum(), close.sum(), bad.sum(), held.sum()])
             total += row
-            print(f"{name:<20} {radius:>6g} {row[0]:>6} {row[1]:>8} {row[2]:>10} {row[3]:>5}")
-            for i in np.flatnonzero(bad)[:args.show]:
+            print(f"{name:<20} {radius:>6g} {row[0]:>6} {row[1]:>8} {row[2]:>10} {row[3]:>5} "
+                  f"{row[4]:>5}")
+            for i in np.flatnonzero(bad | held)[:args.show]:
+                what = "outside" if outside[i] else "too close" if close[i] else "held"
                 print(f"    from {tuple(positions[i].tolist())} by "
                       f"{tuple(np.round(displacements[i], 6).tolist())} to "
-                      f"{tuple(ends[i].tolist())}: {'outside' if outside[i] else 'too close'}")
-    print(f"{'all':<20} {'':>6} {total[0]:>6} {total[1]:>8} {total[2]:>10} {total[3]:>5}")
+                      f"{tuple(ends[i].tolist())}: {what}")
+    print(f"{'all':<20} {'':>6} {total[0]:>6} {total[1]:>8} {total[2]:>10} {total[3]:>5} "
+          f"{total[4]:>5}")
 
 
 if __name__ == "__main__":
