@@ -52,6 +52,7 @@ def test_separation_on_an_end_uses_left_normal_too():
 def test_sweep_from_the_end_of_a_one_sided_wall_enters_only_behind_it(convex):
     # The wall (0, 0) -> (10, 0), walkable above; the centre on its end (10, 0).
     code = ONE_SIDED | (CONVEX_END if convex else 0)
+
     def enters(dx, dy):
         return sweep_from_end_wall_one_sided(dx, dy, 0.0, 0.0, 10.0, 0.0, False, code)[0] == 0.0
     assert enters(-1.0, -1.0) and enters(-1.0, -1e-17)   # back along it, behind
