@@ -37,6 +37,117 @@ def inside_polygon(points, ring):
     return (crosses & (x < at)).sum(axis=1) % 2 == 1
 
 
+def ring_edges(*rings):
+    """The edges ``(k, 4)`` of closed rings."""
+    return np.vstack([np.hstack([r, np.roll(r, -1, axis=0)]) for r in rings])
+
+
+def edge_distance(points, edges):
+    """Independent reference: distance from each point to the nearest of ``edges (k, 4)``."""
+    a, e = edges[:, 0:2], edges[:, 2:4] - edges[:, 0:2]
+    p = points[:, None, :]
+    f = np.clip(((p - a) * e).sum(axis=2) / (e * e).sum(axis=1), 0.0, 1.0)
+    return np.sqrt(((p - a - f[:, :, None] * e) ** 2).sum(axis=2)).min(axis=1)
+
+
+def walkable_reference(points, edges, radius):
+    """Independent reference: inside the region ``edges`` bound (even-odd) or on them
+    (within 1e-9), and at least ``radius - 1e-9`` from them."""
+    x, y = points[:, 0:1], points[:, 1:2]
+    ax, ay, bx, by = edges.T
+    crosses = (ay > y) != (by > y)
+    at = ax + (y - ay) * (bx - ax) / np.where(crosses, by - ay, 1.0)
+    enclosed = (crosses & (x < at)).sum(axis=1) % 2 == 1
+    distance = edge_distance(points, edges)
+    return (enclosed | (distance <= 1e-9)) & (distance >= radius - 1e-9)
+
+
+def headings(count, length):
+    """``count`` displacements of ``length`` round the circle, by NumPy's cos and sin (so
+    the ones along the axes carry rounding-sized parts across them: cos(pi/2) = 6e-17)."""
+    angle = 2.0 * np.pi * np.arange(count) / count
+    return length * np.c_[np.cos(angle), np.sin(angle)]
+
+
+def assert_moves_stay_and_go(world, edges, start, radius, steps):
+    """Every move from ``start`` ends walkable (reference and clearance), and every one
+    whose straight path is walkable goes its whole length (nothing stops it)."""
+    for d in steps:
+        move = world.move(start, tuple(d), radius=radius)
+        end = move.position
+        assert walkable_reference(end[None], edges, radius)[0], (start, d, end)
+        assert world.clearance(end) >= radius - 1e-9, (start, d, end)
+        path = np.asarray(start) + np.linspace(0.0, 1.0, 17)[:, None] * d
+        if walkable_reference(path, edges, radius).all():
+            assert np.hypot(*(end - start)) >= 0.99 * np.hypot(*d), (start, d, end, move.stop)
+
+
+#: Corners of ROOM where the walkable side is convex (the boundary turns left) and
+#: reflex (it turns right: the notch's foot, and every corner of the hole).
+CONVEX_CORNERS = [(0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (6.0, 10.0), (4.0, 10.0), (0.0, 10.0)]
+REFLEX_CORNERS = [(6.0, 6.0), (4.0, 6.0), (2.0, 2.0), (2.0, 4.0), (4.0, 4.0), (4.0, 2.0)]
+
+
+@pytest.mark.parametrize("corner", CONVEX_CORNERS)
+def test_a_point_camera_on_a_convex_corner_of_the_edge_stays_inside(corner):
+    # A point camera standing exactly on a corner touches both walls at their
+    # very ends, where a capsule's normal (p - end) / |p - end| is undefined.
+    # It was a fixed (1, 0): pointing into the void at about half the
+    # corners, so the contact planes and the sweeps both took a move that
+    # way for leaving the walls, and 216 of 4,347 moves from the shared
+    # navmeshes' boundaries ended outside (benchmarks/navmesh_edges.py).
+    world = room_world()
+    assert_moves_stay_and_go(world, ring_edges(ROOM, HOLE), corner, 0.0, headings(16, 0.5))
+
+
+@pytest.mark.parametrize("corner", REFLEX_CORNERS)
+def test_a_point_camera_on_a_reflex_corner_slides_along_its_walls(corner):
+    # At a corner where the walkable side is reflex, the void is the wedge
+    # behind both walls and the walkable side the union of their half-planes.
+    # A heading along one wall with a rounding across it (cos(pi/2) = 6e-17)
+    # points into the wedge: both walls are pressed, and their two planes
+    # together (an intersection) left no motion at all, so the camera stood
+    # on the corner for good. One plane alone that the answer does not press
+    # the other with is the slide a hair away from the corner would take.
+    world = room_world()
+    assert_moves_stay_and_go(world, ring_edges(ROOM, HOLE), corner, 0.0, headings(16, 0.5))
+
+
+@pytest.mark.parametrize("radius", [0.25, 0.4, 0.5])
+def test_recovery_from_a_boundary_vertex_stays_inside(radius):
+    # The same undefined normal is every push-out plane of a disc centred on
+    # a corner: the planes now point to the walkable side, and a push-out
+    # that ends in the void still goes on to the ring search.
+    world = room_world()
+    edges = ring_edges(ROOM, HOLE)
+    steps = np.vstack([headings(8, 0.5), [(0.0, 0.0)]])
+    for corner in CONVEX_CORNERS + REFLEX_CORNERS:
+        ends = world.move_many(np.tile(corner, (len(steps), 1)), steps, radius=radius)
+        assert walkable_reference(ends, edges, radius).all(), corner
+        assert (world.clearance(ends) >= radius - 1e-9).all()
+        assert np.array_equal(ends, [world.move(corner, tuple(d), radius=radius).position
+                                     for d in steps])
+
+
+def test_a_point_on_the_edge_between_two_navmesh_polygons_is_inside_the_mesh(tmp_path):
+    # Two triangles of arena.mesh sharing the diagonal x + y = 66. The point
+    # lies on it as closely as doubles allow, and is 2.5e-15 outside both
+    # triangles by their own edge test: the mesh's inside test took it for
+    # outside the mesh, and an oracle built on it called moves that end on an
+    # inner edge "outside the walkable area".
+    path = tmp_path / "pair.mesh"
+    path.write_text("mesh\n2\n4 2\n35 31 2 0 1\n47 19 2 0 1\n47 31 1 0\n34 19 1 1\n"
+                    "3 0 1 2 -1 1 -1\n3 0 3 1 0 -1 -1\n")
+    point = np.array([[46.74999849950803, 19.250001500491965]])
+    vertices, polygons, _ = _parse(path)
+    solids = sidestep.World2D()
+    for _, corners, _ in polygons:
+        solids.add_polygon(vertices[corners])
+    assert 0.0 < solids.clearance(point)[0] < 1e-12       # a rounding outside both
+    assert _inside_mesh(point, path, vertices, polygons).all()
+    assert load(path).walkable(point).all()
+
+
 def test_clearance_is_negative_exactly_outside_the_walkable_area():
     world = room_world()
     rng = np.random.default_rng(3)
@@ -142,6 +253,36 @@ def test_recovery_stays_inside_navmesh():
     assert (level.world.clearance(moved) >= 0.4 - 1e-9).all()
     one = level.world.move((1.0, 3.0), (0, -0.166), radius=0.4)
     assert _inside_mesh(one.position[None], path, vertices, polygons).all()
+
+
+@needs_data
+@pytest.mark.parametrize("mesh", ["arena.mesh", "arena-merged.mesh"])
+def test_moves_from_the_navmesh_boundary_stay_inside(mesh):
+    # benchmarks/navmesh_edges.py, reduced: from every boundary vertex and
+    # the middle of every boundary edge, 8 headings and a zero move, for a
+    # point camera and an agent of 0.4; judged by the independent reference
+    # on the mesh's boundary edges (a polygon edge no other polygon has).
+    path = DATA / "polygons2d/polyanya/meshes" / mesh
+    world = load(path, scenarios=False).world
+    vertices, polygons, _ = _parse(path)
+    count = {}
+    for _, corners, _ in polygons:
+        for a, b in zip(corners, corners[1:] + corners[:1]):
+            count[min(a, b), max(a, b)] = count.get((min(a, b), max(a, b)), 0) + 1
+    pairs = np.array([key for key, n in count.items() if n == 1])
+    edges = np.hstack([vertices[pairs[:, 0]], vertices[pairs[:, 1]]])
+    starts = np.vstack([edges[:, 0:2], 0.5 * (edges[:, 0:2] + edges[:, 2:4])])
+    steps = np.vstack([headings(8, 0.5), [(0.0, 0.0)]])
+    positions = np.repeat(starts, len(steps), axis=0)
+    displacements = np.tile(steps, (len(starts), 1))
+    for radius in (0.0, 0.4):
+        ends = world.move_many(positions, displacements, radius=radius)
+        assert walkable_reference(ends, edges, radius).all()
+        assert _inside_mesh(ends, path, vertices, polygons).all()
+        assert (world.clearance(ends) >= radius - 1e-9).all()
+        some = range(0, len(ends), 7)
+        assert np.array_equal(ends[some], [world.move(positions[i], tuple(displacements[i]),
+                                                      radius=radius).position for i in some])
 
 
 @needs_data

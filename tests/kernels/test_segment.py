@@ -5,8 +5,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sidestep.kernels.segment import (closest_point_segment, separation_point_segment,
-                                      sweep_circle_segment, within_reach_point_segment)
+from sidestep.kernels.segment import (CONVEX_END, CONVEX_START, ONE_SIDED, closest_point_segment,
+                                      separation_point_segment,
+                                      separation_point_wall_one_sided, sweep_circle_segment,
+                                      sweep_from_end_wall_one_sided, within_reach_point_segment)
 
 
 def test_closest_point_vertical_wall():
@@ -31,6 +33,40 @@ def test_separation_with_thickness():
 def test_separation_on_the_segment_uses_left_normal():
     sep, nx, ny, _, _ = separation_point_segment(5.0, 0.0, 0.0, 0.0, 10.0, 0.0, 0.5)
     assert sep == -0.5 and (nx, ny) == (-0.0, 1.0)
+
+
+def test_separation_on_an_end_uses_left_normal_too():
+    # On the very end the round end's normal is undefined; a fixed (1, 0)
+    # pointed into a level's void at half its corners.
+    for x in (0.0, 10.0):
+        sep, nx, ny, qx, qy = separation_point_segment(x, 0.0, 0.0, 0.0, 10.0, 0.0, 0.5)
+        assert sep == -0.5 and (nx, ny) == (-0.0, 1.0) and (qx, qy) == (x, 0.5)
+        sep, nx, ny, _, _ = separation_point_wall_one_sided(x, 0.0, 0.0, 0.0, 10.0, 0.0, 0.0,
+                                                           ONE_SIDED)
+        assert sep == 0.0 and (nx, ny) == (-0.0, 1.0)
+    # A circle (a segment of no length) keeps its fixed normal.
+    assert separation_point_segment(1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.5)[1:3] == (1.0, 0.0)
+
+
+@pytest.mark.parametrize("convex", [False, True])
+def test_sweep_from_the_end_of_a_one_sided_wall_enters_only_behind_it(convex):
+    # The wall (0, 0) -> (10, 0), walkable above; the centre on its end (10, 0).
+    code = ONE_SIDED | (CONVEX_END if convex else 0)
+
+    def enters(dx, dy):
+        return sweep_from_end_wall_one_sided(dx, dy, 0.0, 0.0, 10.0, 0.0, False, code)[0] == 0.0
+    assert enters(-1.0, -1.0) and enters(-1.0, -1e-17)   # back along it, behind
+    assert not enters(-1.0, 0.0) and not enters(-1.0, 1.0) and not enters(1.0, 1.0)
+    # Beyond the end and behind the line: the void wedge at a convex corner,
+    # the next wall's walkable side at a reflex one.
+    assert enters(1.0, -1.0) == convex and enters(0.0, -1.0) == convex
+    assert sweep_from_end_wall_one_sided(-1.0, -1.0, 0.0, 0.0, 10.0, 0.0, False,
+                                         code)[1:] == (-0.0, 1.0)
+    # From the start the same, mirrored.
+    code = ONE_SIDED | (CONVEX_START if convex else 0)
+    assert sweep_from_end_wall_one_sided(1.0, -1.0, 0.0, 0.0, 10.0, 0.0, True, code)[0] == 0.0
+    assert (sweep_from_end_wall_one_sided(-1.0, -1.0, 0.0, 0.0, 10.0, 0.0, True, code)[0]
+            == 0.0) == convex
 
 
 def test_sweep_hit_side():

@@ -40,6 +40,10 @@ from ..world import World2D
 from .build import WorldBuilder
 from .movingai import scenario_rows, summed_up
 
+#: A point this close to a polygon lies on its edge (in mesh units): rounding
+#: puts a point on the edge two polygons share a few 1e-15 outside both.
+ON_EDGE = 1e-9
+
 #: Versions of the format read, and for each the offset of the edge a
 #: neighbour entry belongs to: entry i lies across (v[i + k - 1], v[i + k]).
 VERSIONS = {1: 1, 2: 0}
@@ -245,8 +249,10 @@ def _inside_mesh(points, mesh_path, vertices, polygons):
     """Whether each point lies in (or on the edge of) one of the mesh's polygons.
 
     Asked of a scratch world holding the polygons as solid areas: a point in
-    or on one has a clearance of 0 or less. A polygon that is no simple
-    polygon (its edges cross) is a :class:`LevelError` naming its line.
+    or on one has a clearance of 0 or less, or of up to :data:`ON_EDGE` (a
+    point on the diagonal between two triangles, computed, may be a rounding
+    outside both). A polygon that is no simple polygon (its edges cross) is a
+    :class:`LevelError` naming its line.
     """
     if not len(points):
         return np.zeros(0, dtype=bool)
@@ -256,4 +262,4 @@ def _inside_mesh(points, mesh_path, vertices, polygons):
             scratch.add_polygon(vertices[corners])
         except (ValueError, TypeError) as exc:
             raise LevelError(mesh_path, f"line {n}", f"polygon {k}: {exc}") from None
-    return scratch.clearance(points) <= 0.0
+    return scratch.clearance(points) <= ON_EDGE

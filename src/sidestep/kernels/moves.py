@@ -453,6 +453,52 @@ def _pressed(world, px, py, vx, vy, radius, skin, wf, wi, first, count):
     return n
 
 
+@njit(cache=True, forceinline=False)
+def _one_side(world, px, py, rx, ry, radius, skin, wf, wi, n_active, n_planes):
+    """The contact row to slide along alone when the pressed rows together stop the disc.
+
+    Of the rows ``[0, n_active)``, the one whose plane, alone, turns the wish
+    ``r`` into a motion that goes on along ``r`` and presses no other row
+    (an exact sweep, as :func:`_pressed`); the nearest such motion to ``r``.
+    A disc centred exactly on a corner of a level's edge where the walkable
+    side is reflex (the void a wedge between two walls) presses both walls
+    when the wish points into the wedge, even by a rounding (a heading of 90
+    degrees has a cosine of 6e-17); the walkable side there is the union of
+    their half-planes, not their intersection, so their planes together left
+    no motion and the disc stopped dead on the corner. A hair away from the
+    corner it would slide along the nearer wall: so does this. In a crease
+    (between two trees, say) sliding along one side presses the other, and
+    nothing is found. Returns ``(row, vx, vy)``; ``row`` is -1 if none.
+    """
+    world = borrowed(world)
+    best = -1
+    best_d2 = math.inf
+    best_x = 0.0
+    best_y = 0.0
+    for i in range(n_active):
+        nx = wf[S_NORMALS + 2 * i]
+        ny = wf[S_NORMALS + 2 * i + 1]
+        # Projection of r onto the plane n . v >= bound, when r breaks it.
+        shift = max(wf[S_BOUNDS + i] - (nx * rx + ny * ry), 0.0)
+        vx = rx + shift * nx
+        vy = ry + shift * ny
+        d2 = (vx - rx) ** 2 + (vy - ry) ** 2
+        if vx * rx + vy * ry <= 0.0 or d2 >= best_d2:
+            continue
+        free = True
+        for j in range(n_planes):
+            if j != i and sweep_item(world, wi[S_ITEMS + j], px, py, vx, vy,
+                                     radius + _PRESS * skin)[0] <= 1.0:
+                free = False
+                break
+        if free:
+            best = i
+            best_d2 = d2
+            best_x = vx
+            best_y = vy
+    return best, best_x, best_y
+
+
 @njit(cache=True, forceinline=True)
 def _sweep(world, px, py, vx, vy, radius, skin, n_planes, wi):
     """First contact of the disc moving by ``v``: ``(fraction, hit item, nx, ny)``.
@@ -625,11 +671,22 @@ def slide(world, px, py, dx, dy, radius, skin, margin, slack, min_motion,
                     break
                 n_active = _pressed(world, px, py, vx, vy, radius, skin, wf, wi, n_active,
                                     n_planes)
-            # Infeasible planes, or an answer that turns back against the wish
-            # by more than a skin: the agent is in a crease (between two trees,
-            # say) and the slide along one side turned it out along the other.
-            # It stays: going back and forth along the crease would repeat
-            # every frame.
+            # Planes that together leave no way on along the wish may have one
+            # that alone does and presses no other (a corner whose walkable
+            # side is not convex, _one_side). Otherwise infeasible planes, or
+            # an answer that turns back against the wish by more than a skin:
+            # the agent is in a crease (between two trees, say) and the slide
+            # along one side turned it out along the other. It stays: going
+            # back and forth along the crease would repeat every frame.
+            if n_active > 1 and (err > slack or vx * rem_x + vy * rem_y <= skin * rem_len):
+                k, ux, uy = _one_side(world, px, py, rem_x, rem_y, radius, skin, wf, wi,
+                                      n_active, n_planes)
+                if k >= 0:
+                    _swap_planes(wf, wi, 0, k)
+                    n_active = 1
+                    vx = ux
+                    vy = uy
+                    err = 0.0
             if err > slack or vx * dx + vy * dy < -skin * total:
                 vx = 0.0
                 vy = 0.0

@@ -76,7 +76,8 @@ def separation_point_segment(px, py, ax, ay, bx, by, thickness):
 
     Returns ``(separation, nx, ny, qx, qy)`` as
     :func:`~sidestep.kernels.circle.separation_point_circle`; on the segment
-    itself the normal is the segment's left normal.
+    itself, its ends included, the normal is the segment's left normal (the
+    walkable side of a one-sided wall).
     """
     ex = bx - ax
     ey = by - ay
@@ -98,6 +99,16 @@ def separation_point_segment(px, py, ax, ay, bx, by, thickness):
             return abs(h) - thickness, nx, ny, px - nx * (abs(h) - thickness), \
                 py - ny * (abs(h) - thickness)
     qx, qy = closest_point_segment(px, py, ax, ay, bx, by)
+    if px == qx and py == qy and ll > 0.0:
+        # Exactly on an end: the round end's normal (p - q) / |p - q| is
+        # undefined, and a circle's fixed (1, 0) points anywhere: at a corner
+        # of a level's edge it pointed into the void for half the walls, and a
+        # point camera standing on the corner slid out along it. The segment's
+        # left normal is the walkable side there, as beside the segment.
+        length = math.sqrt(ll)
+        nx = -ey / length
+        ny = ex / length
+        return -thickness, nx, ny, px + nx * thickness, py + ny * thickness
     return separation_point_circle(px, py, qx, qy, thickness)
 
 
@@ -210,7 +221,61 @@ def separation_point_wall_one_sided(px, py, ax, ay, bx, by, thickness, code):
         nx = (cx - px) / d
         ny = (cy - py) / d
         return sep, nx, ny, px - nx * sep, py - ny * sep
+    if px == cx and py == cy:
+        # On the end itself: the left normal, as everywhere on the wall.
+        return -thickness, mx, my, px + mx * thickness, py + my * thickness
     return separation_point_circle(px, py, cx, cy, thickness)
+
+
+@njit(cache=True, forceinline=False)
+def sweep_from_end_wall_one_sided(dx, dy, ax, ay, bx, by, at_start, code):
+    """First contact of a disc whose centre stands exactly on an end of the one-sided wall ``ab``.
+
+    The disc starts inside the wall's capsule, where
+    :func:`sweep_circle_segment` lets the capsule's normal decide between
+    moving in and out; on the core's very end that normal is undefined, and
+    no fixed choice is right for a level's edge: at a corner where the
+    boundary turns right (the walkable side is reflex), the space beyond the
+    wall's end and behind its line is walkable (in front of the next wall),
+    while at a left turn (:data:`CONVEX_START`, :data:`CONVEX_END` in
+    ``code``) it is the void wedge. So, as
+    :func:`separation_point_wall_one_sided` tells the sides apart: moving by
+    ``d`` back along the wall (beside it) and behind its line enters it;
+    moving beyond the end (or square to the wall) and behind its line enters
+    it only at a convex corner; anything else (along the line, in front of
+    it, or beyond a reflex corner, which the next wall judges) leaves.
+
+    Parameters
+    ----------
+    dx, dy : float
+        The motion.
+    ax, ay, bx, by : float
+        The wall, walkable side on its left; not of zero length.
+    at_start : bool
+        Whether the centre stands on ``a`` (else on ``b``).
+    code : int
+        The wall's side code (:data:`ONE_SIDED` and corner bits).
+
+    Returns
+    -------
+    (fraction, nx, ny)
+        ``(0, left normal)`` when the motion enters the wall, ``(inf, 0, 0)``
+        when it leaves (from the core's end, a straight motion that leaves
+        never comes back).
+    """
+    ex = bx - ax
+    ey = by - ay
+    length = math.sqrt(ex * ex + ey * ey)
+    mx = -ey / length
+    my = ex / length
+    if dx * mx + dy * my >= 0.0:
+        return math.inf, 0.0, 0.0
+    # How far the motion runs along the wall from this end into it.
+    inwards = dx * ex + dy * ey if at_start else -(dx * ex + dy * ey)
+    convex = (code & (CONVEX_START if at_start else CONVEX_END)) != 0
+    if inwards > 0.0 or convex:
+        return 0.0, mx, my
+    return math.inf, 0.0, 0.0
 
 
 @njit(cache=True)

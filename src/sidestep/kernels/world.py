@@ -28,7 +28,8 @@ from .index import cell_coord, clamp, columns_capsule, lower_bound_outside, rows
 from .polygon import contains_point_polygon, depth_point_polygon
 from .row_queue import next_rows
 from .segment import (TWO_SIDED, separation_point_segment, separation_point_wall_one_sided,
-                      sweep_circle_segment, within_reach_point_segment)
+                      sweep_circle_segment, sweep_from_end_wall_one_sided,
+                      within_reach_point_segment)
 
 AREA_BOX = 0
 AREA_POLYGON = 1
@@ -212,9 +213,20 @@ def separation_item(world, e, px, py):
 
 @njit(cache=True, forceinline=False)
 def sweep_item(world, e, px, py, dx, dy, radius):
-    """Disc of ``radius`` swept by ``d`` against item ``e``: ``(fraction, nx, ny)``."""
+    """Disc of ``radius`` swept by ``d`` against item ``e``: ``(fraction, nx, ny)``.
+
+    A disc centred exactly on an end of a one-sided wall (a point camera on
+    a corner of the level's edge) is judged by that end's corner
+    (:func:`~sidestep.kernels.segment.sweep_from_end_wall_one_sided`), not
+    by the capsule, whose normal is undefined there.
+    """
     world = borrowed(world)
     ax, ay, bx, by, t = item_geometry(world, e)
+    at_start = px == ax and py == ay
+    if (at_start or (px == bx and py == by)) and radius + t > 0.0:
+        code = item_sides(world, e)
+        if code != TWO_SIDED and (ax != bx or ay != by):
+            return sweep_from_end_wall_one_sided(dx, dy, ax, ay, bx, by, at_start, code)
     return sweep_circle_segment(px, py, dx, dy, radius + t, ax, ay, bx, by)
 
 
