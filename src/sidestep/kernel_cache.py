@@ -92,7 +92,7 @@ KERNELS: dict[str, tuple[str, float]] = {
     "kernels3d.world:translate_primitives": ("F2 F2 I1 I1 I2 F1", 0.1),
     "kernels3d.world:separation_prim": ("P3 i f f f f f f", 6),
     "kernels3d.world:sweep_prim": ("P3 i f f f f f f f f f f f f", 5.5),
-    "kernels3d.moves:_gather": ("P3 f f f f i f f f f f f F1 I1 I1", 1.5),
+    "kernels3d.moves:_gather": ("P3 f f f f i f f f f f f F1 I1 I1 i", 1.5),
     "kernels3d.moves:recover": ("P3 f f f f i f f f F1 I1 I1", 2),
     "kernels3d.moves:slide": ("P3 f f f f f f f i f f f f f i F1 I1 I1 F2", 3),
     "kernels3d.moves:push": ("P3 f f f f f f f i f F1 I1 I1 F2", 1),

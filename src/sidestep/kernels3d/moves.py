@@ -215,7 +215,8 @@ def recover(world, px, py, pz, half, up, radius, skin, slack, wf, wi, cand):
 
 
 @njit(cache=True)
-def _gather(world, px, py, pz, half, up, rx, ry, rz, radius, skin, margin, wf, wi, cand):
+def _gather(world, px, py, pz, half, up, rx, ry, rz, radius, skin, margin, wf, wi, cand,
+            unseamed):
     """Contact planes near the agent at ``p``, and the first hit along ``p -> p + r``.
 
     Obstacles within ``margin`` become contact planes (normal, bound
@@ -225,7 +226,8 @@ def _gather(world, px, py, pz, half, up, rx, ry, rz, radius, skin, margin, wf, w
     only ones a sweep from ``p`` by at most ``|r|`` can touch) go to
     ``wi[S_NEAR:]`` for :func:`_sweep`. Returns ``(n_planes, worst,
     worst_row, fraction, hit, hnx, hny, hnz, n_near)``; ``n_near`` is -1
-    when more than ``MAX_NEAR`` are near.
+    when more than ``MAX_NEAR`` are near. Primitive ``unseamed`` (-1: none)
+    keeps its own plane at a seam (:func:`_seams`).
     """
     world = borrowed(world)
     ax, ay, az, bx, by, bz = core(px, py, pz, half, up)
@@ -286,7 +288,7 @@ def _gather(world, px, py, pz, half, up, rx, ry, rz, radius, skin, margin, wf, w
                 hny = fny
                 hnz = fnz
     if n_planes > 1:
-        _seams(world, ax, ay, az, bx, by, bz, radius, skin, n_planes, wf, wi)
+        _seams(world, ax, ay, az, bx, by, bz, radius, skin, n_planes, wf, wi, unseamed)
     for t in range(n_planes):
         if wf[S_SEPARATIONS + t] < worst:
             worst = wf[S_SEPARATIONS + t]
@@ -389,7 +391,7 @@ def _flush_row(world, e, qx, qy, qz, skin, n_planes, wf, wi):
 
 
 @njit(cache=True)
-def _seams(world, ax, ay, az, bx, by, bz, radius, skin, n_planes, wf, wi):
+def _seams(world, ax, ay, az, bx, by, bz, radius, skin, n_planes, wf, wi, unseamed):
     """Contact planes at a seam take the plane of the face beside them.
 
     Two boxes side by side with flush tops, a panel continuing a panel: the
@@ -410,6 +412,10 @@ def _seams(world, ax, ay, az, bx, by, bz, radius, skin, n_planes, wf, wi):
         # agent move into its own face, where the sweep stopped it dead.
         if _face_plane(world, wi[S_PRIMS + i], wf[S_NORMALS + 3 * i],
                        wf[S_NORMALS + 3 * i + 1], wf[S_NORMALS + 3 * i + 2]):
+            continue
+        # A seam's plane that let the agent move into its own primitive, where
+        # the sweep stopped it dead, is not taken again in this move.
+        if wi[S_PRIMS + i] == unseamed:
             continue
         qx = wf[S_POINTS + 3 * i]
         qy = wf[S_POINTS + 3 * i + 1]
@@ -537,6 +543,7 @@ def slide(world, px, py, pz, dx, dy, dz, half, up, radius, skin, margin, slack, 
     passes = 0
     span = max(total / _SPANS, _SPAN_AGENTS * (radius + half + skin))
     spans = 0
+    unseamed = -1
     while it < max_iterations and passes < max_iterations + SEAM_PASSES:
         passes += 1
         rem_len = math.sqrt(rem_x * rem_x + rem_y * rem_y + rem_z * rem_z)
@@ -547,7 +554,7 @@ def slide(world, px, py, pz, dx, dy, dz, half, up, radius, skin, margin, slack, 
         ahead = 1.0 if rem_len <= span else span / rem_len
         n_planes, worst, row, fraction, hit, hnx, hny, hnz, n_near = _gather(
             world, px, py, pz, half, up, ahead * rem_x, ahead * rem_y, ahead * rem_z, radius,
-            skin, margin, wf, wi, cand)
+            skin, margin, wf, wi, cand, unseamed)
         if passes == 1 and worst < 0.0:
             n_contacts = _record(contacts, n_contacts, wi[S_OWNERS + row], wi[S_PARTS + row],
                                  wf[S_POINTS + 3 * row], wf[S_POINTS + 3 * row + 1],
@@ -560,7 +567,7 @@ def slide(world, px, py, pz, dx, dy, dz, half, up, radius, skin, margin, slack, 
                 return px, py, pz, STOP_STUCK, n_contacts, recovered
             n_planes, worst, row, fraction, hit, hnx, hny, hnz, n_near = _gather(
                 world, px, py, pz, half, up, ahead * rem_x, ahead * rem_y, ahead * rem_z,
-                radius, skin, margin, wf, wi, cand)
+                radius, skin, margin, wf, wi, cand, unseamed)
         if rem_len <= min_motion:
             stop = STOP_DONE
             break
@@ -616,13 +623,22 @@ def slide(world, px, py, pz, dx, dy, dz, half, up, radius, skin, margin, slack, 
             # Unsolved (nothing pressed), the motion is still this pass's span.
             spanned = n_solved == 0 and ahead < 1.0
             # No longer than the budget left, nor than a span (then more follows).
+            # Cut short, the motion is solved again against the same planes: a
+            # plane's bound pushing out of it (a contact closer than half a skin)
+            # shrinks with the motion otherwise, and the sweep's safety net then
+            # stops the agent dead where it stands.
             limit = min(budget, span)
             if v_len > limit:
                 k = limit / v_len
-                vx *= k
-                vy *= k
-                vz *= k
-                v_len = limit
+                cx, cy, cz, cerr = solve_planes(k * vx, k * vy, k * vz, wf, S_NORMALS,
+                                                S_BOUNDS, n_active, slack)
+                if cerr <= slack:
+                    vx, vy, vz = cx, cy, cz
+                else:
+                    vx *= k
+                    vy *= k
+                    vz *= k
+                v_len = math.sqrt(vx * vx + vy * vy + vz * vz)
                 spanned = spanned or span < budget
             fraction, hit, hnx, hny, hnz = _sweep(world, px, py, pz, half, up, vx, vy, vz,
                                                   radius, skin, n_planes,
@@ -666,6 +682,8 @@ def slide(world, px, py, pz, dx, dy, dz, half, up, radius, skin, margin, slack, 
         # max_iterations (a wedge's passes, each a fraction of the last, do);
         # a pass that got nowhere costs one.
         moved = fraction * v_len
+        if moved <= min_motion and _is_plane_prim(wi, n_planes, hit):
+            unseamed = hit
         if moved < _ONWARD * (radius + half) + skin and \
                 (n_planes == 0 or moved <= min_motion or
                  _flush_row(world, hit, qx, qy, qz, skin, n_planes, wf, wi) < 0):
