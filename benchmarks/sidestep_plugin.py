@@ -31,7 +31,7 @@ def make_w1(world):
 def make_w1_move(world):
     """W1 forest walk through ``World2D.move``: one call and one full ``Move`` record per frame.
 
-    The README's first example, as a game loop would write it: the position
+    The first example of docs/tutorials/world2d.md, as a game loop would write it: the position
     the last move returned is the next move's start.
     """
     w = _w1_world(world)

@@ -12,7 +12,7 @@ finally through the east wall, which only ``ghost`` passes.
 ``sidestep demo --3d`` runs it: a table like the 2D demo's and a picture, a
 top view with each mode's path beside a camera view down the corridor.
 It is a separate command from the 2D demo so that ``sidestep demo`` does not
-pay for compiling the 3D kernels (see the README's figures).
+pay for compiling the 3D kernels (see docs/first-run.md).
 """
 import math
 

@@ -12,7 +12,7 @@ lost node) is run again, up to ``max_retries`` times, by Ray; a level that
 fails to load is not retried: it is a result with an error, like any other.
 
 Every worker needs sidestep installed at the same version (and the level
-files at the same path, or a shared folder): see the README's "Many levels,
+files at the same path, or a shared folder): see docs/cli.md, "Many levels,
 many machines: Ray".
 """
 import dataclasses
