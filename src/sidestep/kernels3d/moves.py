@@ -248,6 +248,7 @@ def _gather(world, px, py, pz, half, up, rx, ry, rz, radius, skin, margin, wf, w
     hny = 0.0
     hnz = 0.0
     grown = radius + skin
+    level = radius + _LEVEL * skin
     for k in range(n):
         e = cand[k]
         if not prim_alive(world, e) or beyond_prim(world, e, ax, ay, az, bx, by, bz, reach):
@@ -264,7 +265,7 @@ def _gather(world, px, py, pz, half, up, rx, ry, rz, radius, skin, margin, wf, w
                 continue
             if world.kind[e] == PRIM_POLYGON and sep > -radius:
                 nx, ny, nz = solving_normal_polygon(ax, ay, az, bx, by, bz, qx, qy, qz, nx, ny,
-                                                    nz, radius + _LEVEL * skin)
+                                                    nz, level)
             row = n_planes
             n_planes += 1
             wf[S_NORMALS + 3 * row] = nx
@@ -280,7 +281,7 @@ def _gather(world, px, py, pz, half, up, rx, ry, rz, radius, skin, margin, wf, w
             wi[S_PARTS + row] = world.part[e]
         elif sep <= length:
             f, fnx, fny, fnz = sweep_prim(world, e, ax, ay, az, bx, by, bz, rx, ry, rz, grown,
-                                          _TOLERANCE * skin, radius + _LEVEL * skin)
+                                          _TOLERANCE * skin, level)
             if f < fraction:
                 fraction = f
                 hit = e
@@ -335,14 +336,18 @@ def _face_plane(world, e, nx, ny, nz):
 
 
 @njit(cache=True)
-def _seam_row(world, e, qx, qy, qz, skin, n_planes, wf, wi):
+def _seam_row(world, e, qx, qy, qz, skin, n_planes, wf, wi, anywhere):
     """The contact row whose face makes a seam with primitive ``e`` at ``q``, or -1.
 
     A seam (the 3D counterpart of :func:`sidestep.kernels.moves._seam_row`):
-    ``q`` lies within ``_SEAM`` skins of the row's primitive, or in it; the
-    row touches the agent with a face (its plane is that face's); and ``e``
-    lies wholly on or behind that face's plane (a box beside a box, flush: not
-    a step rising above it).
+    the row touches the agent with a face (its plane is that face's); ``e``
+    lies wholly on or behind that face's plane, within ``_SEAM`` skins (a box
+    beside a box, flush: not a step rising above it); and ``q`` lies within
+    ``_SEAM`` skins of the row's primitive, or in it. With ``anywhere``, ``q``
+    need only lie on the face's plane: a sweep gliding along a floor stopped
+    at ``e`` however far along it (the next triangle of a mesh whose edges
+    are not shared, the next box of a floor of boxes), and the slide glides
+    on over it without spending one of its ``max_iterations``.
     """
     world = borrowed(world)
     for j in range(n_planes):
@@ -354,38 +359,14 @@ def _seam_row(world, e, qx, qy, qz, skin, n_planes, wf, wi):
         mz = wf[S_NORMALS + 3 * j + 2]
         if not _face_plane(world, f, mx, my, mz):
             continue
-        if separation_prim(world, f, qx, qy, qz, qx, qy, qz)[0] > _SEAM * skin:
-            continue
         level = (mx * wf[S_POINTS + 3 * j] + my * wf[S_POINTS + 3 * j + 1]
                  + mz * wf[S_POINTS + 3 * j + 2])
+        if anywhere:
+            if abs(mx * qx + my * qy + mz * qz - level) > _SEAM * skin:
+                continue
+        elif separation_prim(world, f, qx, qy, qz, qx, qy, qz)[0] > _SEAM * skin:
+            continue
         if _support(world, e, mx, my, mz) - level <= _SEAM * skin:
-            return j
-    return -1
-
-
-@njit(cache=True)
-def _flush_row(world, e, qx, qy, qz, skin, n_planes, wf, wi):
-    """The contact row whose face primitive ``e``, hit at ``q``, continues flush, or -1.
-
-    A sweep gliding along a face (a floor) stopped at ``e``: ``e`` lies
-    wholly on or behind the plane of row ``j``'s face (within ``_SEAM``
-    skins) and ``q`` lies on that plane. Then ``e`` continues the floor (the
-    next triangle of a mesh whose edges are not shared, the next box of a
-    floor of boxes), however far along the floor it was met: the slide glides
-    on over it, and that pass is not one of the ``max_iterations``.
-    """
-    world = borrowed(world)
-    for j in range(n_planes):
-        f = wi[S_PRIMS + j]
-        mx = wf[S_NORMALS + 3 * j]
-        my = wf[S_NORMALS + 3 * j + 1]
-        mz = wf[S_NORMALS + 3 * j + 2]
-        if f == e or not _face_plane(world, f, mx, my, mz):
-            continue
-        level = (mx * wf[S_POINTS + 3 * j] + my * wf[S_POINTS + 3 * j + 1]
-                 + mz * wf[S_POINTS + 3 * j + 2])
-        if abs(mx * qx + my * qy + mz * qz - level) <= _SEAM * skin and \
-                _support(world, e, mx, my, mz) - level <= _SEAM * skin:
             return j
     return -1
 
@@ -420,7 +401,7 @@ def _seams(world, ax, ay, az, bx, by, bz, radius, skin, n_planes, wf, wi, unseam
         qx = wf[S_POINTS + 3 * i]
         qy = wf[S_POINTS + 3 * i + 1]
         qz = wf[S_POINTS + 3 * i + 2]
-        j = _seam_row(world, wi[S_PRIMS + i], qx, qy, qz, skin, n_planes, wf, wi)
+        j = _seam_row(world, wi[S_PRIMS + i], qx, qy, qz, skin, n_planes, wf, wi, False)
         if j < 0:
             continue
         mx = wf[S_NORMALS + 3 * j]
@@ -467,8 +448,9 @@ def _pressed(world, ax, ay, az, bx, by, bz, vx, vy, vz, radius, skin, wf, wi, fi
     world = borrowed(world)
     n = first
     for i in range(first, count):
+        pressed = radius + _PRESS * skin
         f, _, _, _ = sweep_prim(world, wi[S_PRIMS + i], ax, ay, az, bx, by, bz, vx, vy, vz,
-                                radius + _PRESS * skin, _TOLERANCE * skin, -1.0)
+                                pressed, _TOLERANCE * skin, pressed)
         if f <= 1.0:
             if i != n:
                 _swap_planes(wf, wi, i, n)
@@ -579,6 +561,8 @@ def slide(world, px, py, pz, dx, dy, dz, half, up, radius, skin, margin, slack, 
         vy = ahead * rem_y
         vz = ahead * rem_z
         v_len = ahead * rem_len
+        # A pass that ends a span short of the rest goes on (below): the
+        # motion unsolved is the span; a solved one is cut to it further on.
         spanned = ahead < 1.0
         if n_planes > 0:
             ax, ay, az, bx, by, bz = core(px, py, pz, half, up)
@@ -620,8 +604,8 @@ def slide(world, px, py, pz, dx, dy, dz, half, up, radius, skin, margin, slack, 
             if v_len <= min_motion or (active and v_len <= skin):
                 stop = STOP_BLOCKED
                 break
-            # Unsolved (nothing pressed), the motion is still this pass's span.
-            spanned = n_solved == 0 and ahead < 1.0
+            if n_solved > 0:
+                spanned = False
             # No longer than the budget left, nor than a span (then more follows).
             # Cut short, the motion is solved again against the same planes: a
             # plane's bound pushing out of it (a contact closer than half a skin)
@@ -686,7 +670,7 @@ def slide(world, px, py, pz, dx, dy, dz, half, up, radius, skin, margin, slack, 
             unseamed = hit
         if moved < _ONWARD * (radius + half) + skin and \
                 (n_planes == 0 or moved <= min_motion or
-                 _flush_row(world, hit, qx, qy, qz, skin, n_planes, wf, wi) < 0):
+                 _seam_row(world, hit, qx, qy, qz, skin, n_planes, wf, wi, True) < 0):
             it += 1
     return px, py, pz, stop, n_contacts, recovered
 

@@ -278,9 +278,9 @@ def sweep_prim(world, e, ax, ay, az, bx, by, bz, dx, dy, dz, radius, tolerance, 
 
     Returns ``(fraction, nx, ny, nz)``; ``inf`` for a miss. ``tolerance``
     (world units) is how far outside the contact a searched sweep (the
-    cylinder's) may stop. ``level`` (world units, at most ``radius``; negative
-    for ``radius``) is how high over a panel's or triangle's face a core
-    gliding along it stays (:func:`~.polygon.sweep_capsule_polygon`).
+    cylinder's) may stop. ``level`` (world units, at most ``radius``) is how
+    high over a panel's or triangle's face a core gliding along it stays
+    (:func:`~.polygon.sweep_capsule_polygon`).
     """
     world = borrowed(world)
     k = world.kind[e]
