@@ -17,12 +17,12 @@ from .crowd import Crowd, CrowdStep
 from .crowd3d import Crowd3D
 from .kernel_cache import warmup
 from .level import Level, LevelError, Scenarios
-from .results import Contact, Move, Nearest, RayHits
+from .results import CastHit, Contact, Move, Nearest, RayHits
 from .world import MODES, World2D
 from .world3d import World3D
 
 __version__ = "0.1.0"
-__all__ = ["World2D", "World3D", "Agent", "Character", "Touch", "Crowd", "Crowd3D", "CrowdStep", "Move", "Contact", "Nearest", "RayHits", "MODES",
+__all__ = ["World2D", "World3D", "Agent", "Character", "Touch", "Crowd", "Crowd3D", "CrowdStep", "Move", "Contact", "Nearest", "RayHits", "CastHit", "MODES",
            "load", "save", "Level", "LevelError", "Scenarios", "warmup", "__version__"]
 
 

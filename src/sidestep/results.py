@@ -158,3 +158,29 @@ class RayHits:
     #: 3D: ``(n,) int64``, the part hit (a mesh's triangle; -1 for a whole
     #: obstacle or a miss); None in 2D.
     part: IntArray | int | None = None
+
+
+@dataclass(frozen=True)
+class CastHit:
+    """First contact of a swept disc, sphere or capsule (arrays of length n; one cast: scalars).
+
+    What ``cast`` and ``cast_many`` answer: the shape moved from ``position``
+    along ``displacement`` with no slide, stopped at its first contact. The
+    shape at ``position + fraction * displacement`` touches the obstacle,
+    never overlaps it (it may stand off it by at most the world's skin).
+    """
+
+    #: ``(n,) bool``: whether anything is in the way within the displacement.
+    hit: BoolArray | bool
+    #: ``(n,) float64``: part of the displacement travelled before the contact, in [0, 1];
+    #: 1.0 on a miss, 0.0 when the shape starts touching or overlapping an obstacle.
+    fraction: FloatArray | float
+    #: ``(n,) int64``: id of the obstacle met, -1 on a miss.
+    obstacle: IntArray | int
+    #: ``(n, 2) float64``: the point of the obstacle's surface touched (NaN on a miss).
+    point: FloatArray
+    #: ``(n, 2) float64``: unit normal there, from the obstacle towards the shape (0 on a miss).
+    normal: FloatArray
+    #: 3D: ``(n,) int64``, the part met (a mesh's triangle; -1 for a whole obstacle or a
+    #: miss); None in 2D.
+    part: IntArray | int | None = None

@@ -1,0 +1,108 @@
+"""Rigid bodies: obstacles that move and turn as one, 2D and 3D alike.
+
+``world.add_body(ids)`` makes already-added obstacles one body: their
+coordinates at that moment are the body's own frame (pose identity).
+``set_pose`` puts the body at a new pose; ``pose`` and ``velocity`` read it
+back. This module keeps the bookkeeping both worlds share (which obstacles
+a body holds, its pose before and after the last ``set_pose``, the time
+between them); writing a pose into the packed obstacles is the store's job
+(:meth:`sidestep.storage.Store.pose_bodies`,
+:meth:`sidestep.storage3d.Store3D.pose_bodies`), in proportion to the body's
+obstacles, never a rebuild of the world.
+"""
+import numpy as np
+
+from . import poses, validation
+from ._types import FloatArray, Ids, IntArray
+
+
+class Bodies:
+    """Bodies of one world: members, poses, and the motion of the last ``set_pose``.
+
+    Parameters
+    ----------
+    dim : int
+        2 or 3.
+    """
+
+    def __init__(self, dim: int) -> None:
+        self.dim = dim
+        self.members: list[IntArray] = []
+        #: ``(bodies, dim)`` and ``(bodies, dim, dim)``: each body's pose now...
+        self.position = np.zeros((0, dim))
+        self.rotation = np.zeros((0, dim, dim))
+        #: ... and before its last ``set_pose`` (equal to it until then).
+        self.previous_position = np.zeros((0, dim))
+        self.previous_rotation = np.zeros((0, dim, dim))
+        #: ``(bodies,)``: seconds between those two poses.
+        self.dt = np.zeros(0)
+        #: obstacle id -> body (-1: none), as long as the ids ever handed out.
+        self.body_of = np.zeros(0, dtype=np.int64)
+
+    def __len__(self) -> int:
+        return len(self.members)
+
+    def add(self, ids: IntArray, n_ids: int) -> int:
+        """A new body of obstacles ``ids`` (known, live, in no other body); returns its id."""
+        if len(ids) == 0:
+            raise ValueError("ids must name at least one obstacle for a body")
+        if len(self.body_of) < n_ids:
+            self.body_of = np.concatenate([self.body_of,
+                                           np.full(n_ids - len(self.body_of), -1, np.int64)])
+        taken = self.body_of[ids] >= 0
+        if np.any(taken):
+            i = int(ids[np.argmax(taken)])
+            raise ValueError(f"obstacle {i} is already in body {int(self.body_of[i])}")
+        if len(np.unique(ids)) != len(ids):
+            raise ValueError("ids must not repeat an obstacle")
+        body = len(self.members)
+        self.members.append(np.sort(ids))
+        self.body_of[ids] = body
+        eye = np.eye(self.dim)[None]
+        self.position = np.concatenate([self.position, np.zeros((1, self.dim))])
+        self.previous_position = np.concatenate([self.previous_position,
+                                                 np.zeros((1, self.dim))])
+        self.rotation = np.concatenate([self.rotation, eye])
+        self.previous_rotation = np.concatenate([self.previous_rotation, eye])
+        self.dt = np.concatenate([self.dt, [1.0]])
+        return body
+
+    def known(self, bodies: Ids, name: str = "body") -> IntArray:
+        """``bodies`` as ``(k,) int64``, each an existing body (else ``KeyError``)."""
+        arr = validation.ids(bodies, name)
+        for b in arr:
+            if not 0 <= b < len(self.members):
+                raise KeyError(f"no body with id {int(b)} in this world")
+        return arr
+
+    def set(self, bodies: IntArray, positions: FloatArray, rotations: FloatArray,
+            dt: float) -> None:
+        """Record new poses: the ones they replace become the previous poses."""
+        self.previous_position[bodies] = self.position[bodies]
+        self.previous_rotation[bodies] = self.rotation[bodies]
+        self.position[bodies] = positions
+        self.rotation[bodies] = rotations
+        self.dt[bodies] = dt
+
+    def velocity(self, body: int) -> tuple[FloatArray, FloatArray]:
+        """Linear (units/s) and angular (rad/s) velocity over the last ``set_pose``.
+
+        The angular part is ``(1,)`` in 2D (counter-clockwise positive) and
+        ``(3,)`` in 3D (axis times rate); both are zero before any ``set_pose``.
+        """
+        dt = float(self.dt[body])
+        linear = (self.position[body] - self.previous_position[body]) / dt
+        angular = poses.angular_velocity(self.previous_rotation[body], self.rotation[body], dt)
+        return linear, angular
+
+    def velocity_at(self, body: int, point: FloatArray) -> FloatArray:
+        """Velocity of the body's material at world ``point``: what a rider there inherits.
+
+        The point's displacement over the last ``set_pose`` (from where the
+        previous pose had it to where the new one has it) over ``dt``, exact
+        for any turn, not the linearised ``v + w x r``.
+        """
+        local = self.rotation[body].T @ (point - self.position[body])
+        before = self.previous_rotation[body] @ local + self.previous_position[body]
+        out: FloatArray = (point - before) / float(self.dt[body])
+        return out

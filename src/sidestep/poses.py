@@ -1,0 +1,124 @@
+"""Rigid poses of bodies, 2D and 3D alike: parsing, matrices, and the velocity between two.
+
+A pose maps a body's own frame to the world: ``x_world = R x + position``.
+In 2D ``R`` is the turn by ``angle`` (radians, counter-clockwise); in 3D it is
+given as a unit quaternion ``(w, x, y, z)`` or a ``(3, 3)`` rotation matrix.
+Poses are kept as ``(position (d,), R (d, d))`` in float64; the quaternion
+is what :meth:`~sidestep.World3D.pose` gives back.
+
+>>> import numpy as np
+>>> from sidestep import poses
+>>> R = poses.rotation((0.0, 0.0, 0.0, 1.0))      # half a turn about z
+>>> np.round(R @ [1.0, 0.0, 0.0], 12).tolist()
+[-1.0, 0.0, 0.0]
+>>> np.round(poses.angular_velocity(np.eye(3), R, 2.0), 12).tolist()   # pi over 2 s
+[0.0, 0.0, 1.570796326795]
+"""
+import math
+import numbers
+
+import numpy as np
+
+from . import validation
+from ._types import FloatArray
+
+#: How far from unit a quaternion's length, or from orthonormal a matrix, may be
+#: (rounding in the caller's own maths); it is then normalised.
+UNIT_TOLERANCE = 1e-6
+
+
+def turn(angle: float) -> FloatArray:
+    """``(2, 2)`` matrix of the counter-clockwise turn by ``angle`` radians."""
+    c = math.cos(angle)
+    s = math.sin(angle)
+    return np.array([[c, -s], [s, c]])
+
+
+def angle_of(value: object, name: str = "angle") -> float:
+    """A finite angle in radians (a clear error otherwise)."""
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating)):
+        raise TypeError(f"{name} must be a number of radians, got {value!r}")
+    a = float(value)
+    if not math.isfinite(a):
+        raise ValueError(f"{name} must be finite, got {a}")
+    return a
+
+
+def rotation(value: object, name: str = "rotation") -> FloatArray:
+    """A 3D rotation as a ``(3, 3)`` matrix, from a unit quaternion ``(w, x, y, z)`` or a matrix.
+
+    Raises ``ValueError`` naming ``name`` for a wrong shape, a non-finite
+    value, a quaternion whose length is not 1 or a matrix that is not a
+    rotation (both to :data:`UNIT_TOLERANCE`; within it they are normalised).
+    """
+    arr = validation.as_float_array(value, name)
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite, got {arr.tolist()}")
+    if arr.shape == (4,):
+        length = float(np.linalg.norm(arr))
+        if abs(length - 1.0) > UNIT_TOLERANCE:
+            raise ValueError(f"{name} must be a unit quaternion (w, x, y, z); its length is "
+                             f"{length:g}")
+        w, x, y, z = arr / length
+        return np.array([
+            [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+    if arr.shape == (3, 3):
+        if np.abs(arr @ arr.T - np.eye(3)).max() > UNIT_TOLERANCE or np.linalg.det(arr) <= 0:
+            raise ValueError(f"{name} must be a rotation matrix (orthonormal, determinant +1)")
+        u, _, vt = np.linalg.svd(arr)
+        out: FloatArray = u @ vt
+        return out
+    raise ValueError(f"{name} must be a unit quaternion (w, x, y, z) or a (3, 3) rotation "
+                     f"matrix, got shape {arr.shape}")
+
+
+def quaternion(R: FloatArray) -> FloatArray:
+    """The unit quaternion ``(w, x, y, z)`` of rotation matrix ``R``, with ``w >= 0``."""
+    # Shepperd's method: take the largest of the four squared components first.
+    t = np.trace(R)
+    m = R
+    if t > 0.0:
+        s = 2.0 * math.sqrt(1.0 + t)
+        q = np.array([0.25 * s, (m[2, 1] - m[1, 2]) / s, (m[0, 2] - m[2, 0]) / s,
+                      (m[1, 0] - m[0, 1]) / s])
+    else:
+        i = int(np.argmax(np.diag(m)))
+        j, k = (i + 1) % 3, (i + 2) % 3
+        s = 2.0 * math.sqrt(max(1.0 + m[i, i] - m[j, j] - m[k, k], 0.0))
+        q = np.empty(4)
+        q[0] = (m[k, j] - m[j, k]) / s
+        q[1 + i] = 0.25 * s
+        q[1 + j] = (m[j, i] + m[i, j]) / s
+        q[1 + k] = (m[k, i] + m[i, k]) / s
+    q /= np.linalg.norm(q)
+    out: FloatArray = -q if q[0] < 0.0 else q
+    return out
+
+
+def angular_velocity(before: FloatArray, after: FloatArray, dt: float) -> FloatArray:
+    """Angular velocity (rad/s) turning ``before`` into ``after`` over ``dt`` seconds.
+
+    2D: the matrices are ``(2, 2)`` and the answer a ``(1,)`` array (the
+    signed turn, the shorter way round); 3D: ``(3,)``, the axis times the
+    angle of ``after @ before.T`` (at most pi) over ``dt``.
+    """
+    delta = after @ before.T
+    if delta.shape == (2, 2):
+        return np.array([math.atan2(delta[1, 0], delta[0, 0]) / dt])
+    # Axis-angle of a rotation matrix: the axis from its skew part, the angle
+    # from both the trace and the skew part's length (well conditioned near 0 and pi).
+    skew = np.array([delta[2, 1] - delta[1, 2], delta[0, 2] - delta[2, 0],
+                     delta[1, 0] - delta[0, 1]])
+    sin2 = float(np.linalg.norm(skew))          # 2 sin(angle)
+    cos2 = float(np.trace(delta) - 1.0)         # 2 cos(angle)
+    angle = math.atan2(sin2, cos2)
+    if sin2 > 1e-12:
+        return skew * (angle / sin2) / dt
+    if cos2 > 0.0:
+        return np.zeros(3)
+    # Half a turn: the axis is the column of delta + I of largest norm.
+    plus = delta + np.eye(3)
+    axis = plus[:, int(np.argmax(np.linalg.norm(plus, axis=0)))]
+    return axis / np.linalg.norm(axis) * (math.pi / dt)
