@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import validation
+from . import layers, validation
 from ._types import FloatArray, Mode, Point2, Stop
 from .kernels import moves as _moves
 from .tolerances import MAX_COORDINATE
@@ -31,6 +31,8 @@ class Agent:
     position : (2,) float64
     radius : float >= 0
     mode : {"slide", "push", "block", "ghost"}
+    mask : int
+        The layers it collides with (default all; :mod:`sidestep.layers`).
 
     Examples
     --------
@@ -47,16 +49,17 @@ class Agent:
     (1.0, 3.5000005)
     """
 
-    __slots__ = ("_store", "_x", "_y", "_radius", "_work")
+    __slots__ = ("_store", "_x", "_y", "_radius", "_work", "_mask")
 
     _store: "Store"
     _x: float
     _y: float
     _radius: float
     _work: FloatArray
+    _mask: int
 
     def __init__(self, world: "World2D", position: Point2, radius: float = 0.0,
-                 mode: Mode = "slide") -> None:
+                 mode: Mode = "slide", mask: int = layers.ALL) -> None:
         from .world import _MODE_CODES, MODES
         p = validation.point(position, "position")
         self._store = world._store
@@ -64,6 +67,7 @@ class Agent:
         self._y = float(p[1])
         self._radius = validation.length(radius, "radius")
         code = _MODE_CODES[validation.choice(mode, "mode", MODES)]
+        self._mask = layers.mask(mask)
         self._work = np.zeros(_moves.WORK_SIZE)
         self._work[_moves.W_PARAMS:_moves.W_OUT] = (self._radius, code, *world._tolerances(),
                                                      world._max_iterations)
@@ -75,8 +79,9 @@ class Agent:
                 and -MAX_COORDINATE <= dy <= MAX_COORDINATE):    # NaN fails it too
             dx = validation.number(dx, "displacement")
             dy = validation.number(dy, "displacement")
-        x, y = _moves.move_packed_direct()(self._store.pack(), self._work, self._x, self._y,
-                                           dx, dy)
+        store = self._store
+        x, y = _moves.move_packed_direct()(store.pack(), store.live(self._mask), self._work,
+                                           self._x, self._y, dx, dy)
         self._x = x
         self._y = y
         return x, y

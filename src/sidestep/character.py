@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import validation
+from . import layers, validation
+from .layers import ALL
 from ._types import CharacterStop, FloatArray, Point3, TouchKind
 from .kernels3d import character as _kc
 from .kernels3d import moves as _moves
@@ -75,6 +76,8 @@ class Character:
         and slopes (m); ``step_height`` by default.
     gravity : float >= 0, optional
         Downward acceleration (m/s^2).
+    mask : int, optional
+        The layers it collides with (default all; :mod:`sidestep.layers`).
 
     Examples
     --------
@@ -92,7 +95,7 @@ class Character:
     """
 
     __slots__ = ("_world", "_body", "_contacts", "_offsets", "_touches", "_scratch", "_feet",
-                 "_packed", "_state", "_direct")
+                 "_packed", "_state", "_direct", "_mask")
 
     _world: "World3D"
     _body: FloatArray
@@ -104,10 +107,12 @@ class Character:
     _packed: Any           # the packed world _state holds
     _state: Any            # kernels3d.character.FrameState: the packed world and the buffers
     _direct: Any           # the frame's compiled entry points (update_frame_direct)
+    _mask: int             # the layers it collides with
 
     def __init__(self, world: "World3D", feet: Point3, radius: float, height: float, *,
                  max_slope: float = math.radians(45), step_height: float = 0.3,
-                 snap_distance: float | None = None, gravity: float = 9.81) -> None:
+                 snap_distance: float | None = None, gravity: float = 9.81,
+                 mask: int = ALL) -> None:
         from .world3d import World3D
         if not isinstance(world, World3D):
             raise TypeError(f"world must be a World3D, got {type(world).__name__}")
@@ -126,6 +131,7 @@ class Character:
         snap = step if snap_distance is None else validation.length(snap_distance,
                                                                      "snap_distance")
         g = validation.length(gravity, "gravity")
+        self._mask = layers.mask(mask)
         self._world = world
         body = np.zeros(_kc.BODY_SIZE)
         body[_kc.B_FEET:_kc.B_FEET + 3] = p
@@ -194,7 +200,7 @@ class Character:
     def _frame(self, x: float, y: float, z: float, dt: float) -> int:
         # One kernel call; returns its stop code.
         store = self._world._store
-        packed = store.pack()
+        packed = store.pack(self._mask)
         if packed is not self._packed:
             # Packed anew (obstacles added): a frame state holding the new arrays.
             self._state = _kc.frame_state(packed, self._body, *self._scratch, self._contacts)
@@ -227,7 +233,7 @@ class Character:
         carriers = [i for i in moved if i == floor and alive[i]]
         if len(moved) > len(carriers):
             touching = self._world.overlapping(self._center(), body[_kc.B_RADIUS],
-                                               body[_kc.B_HEIGHT])
+                                               body[_kc.B_HEIGHT], self._mask)
             carriers += [int(i) for i in touching if int(i) in moved and int(i) != floor]
         if not carriers:
             return None

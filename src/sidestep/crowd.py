@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, TypeVar, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from . import validation
+from . import layers, validation
 from ._types import BoolArray, CrowdMode, FloatArray, Ids, IntArray, Numbers, Points2
 from .kernels import crowd as _kc
 from .kernels import moves as _moves
@@ -89,7 +89,7 @@ class _Agents:
     written in place (so views of them stay true), read-only views, removal, and the
     figures every step works out first."""
 
-    __slots__ = ("_positions", "_radii", "_weights", "_ids", "_next_id", "_separation",
+    __slots__ = ("_mask", "_positions", "_radii", "_weights", "_ids", "_next_id", "_separation",
                  "_pressure", "_history")
 
     #: Coordinates of a position.
@@ -106,7 +106,7 @@ class _Agents:
     _pressure: FloatArray
     _history: "_History | None"
 
-    def _start(self, separation: float | None) -> None:
+    def _start(self, separation: float | None, mask: int) -> None:
         self._positions = np.empty((0, self._DIM))
         self._radii = np.empty(0)
         self._weights = np.empty(0)
@@ -116,6 +116,7 @@ class _Agents:
         self._history = None
         self._separation = None if separation is None else validation.length(
             separation, "separation")
+        self._mask = layers.mask(mask)
 
     def _append(self, positions: FloatArray, radii: FloatArray, weights: Numbers | None,
                 **more: FloatArray) -> IntArray:
@@ -260,6 +261,9 @@ class Crowd(_Agents):
         agents it overlaps (spawned on top of each other); a quarter of the
         largest radius by default. No agent moves more than the step's largest
         displacement plus this in a step (making way included).
+    mask : int
+        The layers of the world's obstacles the agents collide with (default
+        all; :mod:`sidestep.layers`).
 
     Examples
     --------
@@ -279,12 +283,13 @@ class Crowd(_Agents):
     _world: "World2D"
 
     def __init__(self, world: "World2D", positions: Points2, radii: Numbers,
-                 weights: Numbers | None = None, *, separation: float | None = None) -> None:
+                 weights: Numbers | None = None, *, separation: float | None = None,
+                 mask: int = layers.ALL) -> None:
         from .world import World2D
         if not isinstance(world, World2D):
             raise TypeError(f"world must be a World2D, got {type(world).__name__}")
         self._world = world
-        self._start(separation)
+        self._start(separation, mask)
         self.add(positions, radii, weights)
 
     # ------------------------------------------------------------- agents
@@ -326,10 +331,11 @@ class Crowd(_Agents):
         grid = _kc.grid_agents(p, cell)
         ox, oy, size, nx, ny, start, items = grid
         blob = world._store.pack()
+        seen = world._store.live(self._mask)
         params = self._params(world, (code, rmax, dmax, separation), grid[:5])
         last, _, still, busy, open_cells, out, stops, obstacles, pressure = self._buffers(
             params, grid[:5])
-        run_rows(_kc.crowd_step, n, blob, p, self._radii, self._weights, d, intents,
+        run_rows(_kc.crowd_step, n, blob, seen, p, self._radii, self._weights, d, intents,
                  np.empty((n, 3)), np.empty((n, 5)), items, start, ox, oy, size, nx, ny,
                  rmax, dmax, code, separation, skin, margin, slack, min_motion,
                  world._max_iterations, *last, still, busy, open_cells, out, stops, obstacles,

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 
 from . import validation
+from .layers import ALL
 from ._types import CrowdMode, FloatArray, IntArray, Numbers, Points3
 from .crowd import CrowdStep, _Agents, _cells, _read_only
 from .kernels import crowd as _kc
@@ -89,6 +90,9 @@ class Crowd3D(_Agents):
         agents it overlaps; a quarter of the largest radius by default. No
         agent moves more than the step's largest displacement plus this in a
         step (making way included).
+    mask : int
+        The layers of the world's obstacles the agents collide with (default
+        all; :mod:`sidestep.layers`).
 
     Examples
     --------
@@ -114,14 +118,15 @@ class Crowd3D(_Agents):
     _halves: FloatArray
 
     def __init__(self, world: "World3D", positions: Points3, radii: Numbers, heights: Numbers,
-                 weights: Numbers | None = None, *, separation: float | None = None) -> None:
+                 weights: Numbers | None = None, *, separation: float | None = None,
+                 mask: int = ALL) -> None:
         from .world3d import World3D
         if not isinstance(world, World3D):
             raise TypeError(f"world must be a World3D, got {type(world).__name__}")
         self._world = world
         self._heights = np.empty(0)
         self._halves = np.empty(0)
-        self._start(separation)
+        self._start(separation, mask)
         self.add(positions, radii, heights, weights)
 
     # ------------------------------------------------------------- agents
@@ -184,7 +189,7 @@ class Crowd3D(_Agents):
         flat = np.ascontiguousarray(p[:, [(up + 1) % 3, (up + 2) % 3]])
         grid = _kc.grid_agents(flat, cell)
         ox, oy, size, nx, ny, start, items = grid
-        blob = world._store.pack()
+        blob = world._packed(self._mask)
         params = self._params(world, (code, rmax, dmax, separation), grid[:5], scale)
         # (The 3D world has no open cells yet: each move asks the world.)
         last, last_flat, still, busy, open_cells, out, stops, obstacles, pressure = \

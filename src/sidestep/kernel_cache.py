@@ -53,12 +53,12 @@ from typing import Any
 #: ``sidestep.kernels``; a dotted one is under ``sidestep``
 #: (``kernels3d.moves``).
 KERNELS: dict[str, tuple[str, float]] = {
-    "moves:move_packed": ("F1 F1 f f f f", 6),
-    "moves:move_agents": ("F1 F2 F2 F1 i f f f f i F2 I1", 5),
+    "moves:move_packed": ("F1 U1 F1 f f f f", 6),
+    "moves:move_agents": ("F1 U1 F2 F2 F1 i f f f f i F2 I1", 5),
     "pairs:close_pairs_capsules": ("F2 I1 B1 f f", 10),
-    "world:nearest_points": ("F1 F2 I1 F1 F2 F2 I1", 3),
-    "world:raycast_points": ("F1 F2 F2 F1 I1 F1 F2 F2 I1", 8),
-    "world:overlapping_owners": ("F1 f f f", 7),
+    "world:nearest_points": ("F1 U1 F2 I1 F1 F2 F2 I1", 3),
+    "world:raycast_points": ("F1 U1 F2 F2 F1 I1 F1 F2 F2 I1", 8),
+    "world:overlapping_owners": ("F1 U1 f f f", 7),
     "index:fill_index_capsules": ("f f f i i F2 f", 2),
     "index:fill_index_boxes": ("f f f i i F2", 1),
     "grid:pyramid_grid": ("U2", 1),
@@ -79,7 +79,7 @@ KERNELS: dict[str, tuple[str, float]] = {
     "moves:block": ("W f f f f f F1 I1 F2", 0.6),
     "world:separation_item": ("W i f f", 0.4),
     # Crowds (2D): the step calls a move per agent, as move_agents does.
-    "crowd:crowd_step": ("F1 F2 F1 F1 F2 F2 F2 F2 I1 I1 f f f i i f f i f f f f f i i F2 F2 F2 "
+    "crowd:crowd_step": ("F1 U1 F2 F1 F1 F2 F2 F2 F2 I1 I1 f f f i i f f i f f f f f i i F2 F2 F2 "
                          "F2 I1 I1 U1 U1 U1 F2 I1 I1 F2 I2 I1 I1", 5),
     "crowd:grid_agents": ("F2 f", 0.2),
     "crowd:step_figures": ("F2 F2 F1", 0.2),
@@ -126,7 +126,7 @@ KERNELS: dict[str, tuple[str, float]] = {
     "kernels3d.culling:spheres_rounded": ("R1 F2 F1 f f C1 I1", 1),
     "kernels3d.culling:boxes_generic": ("R1 f F2 F2 f f C1 I1", 3),
     "kernels3d.culling:spheres_generic": ("R1 f F2 F1 f f C1 I1", 3),
-    "query:owners_in_box": ("F1 f f f f U1 I1", 0.3),
+    "query:owners_in_box": ("F1 U1 f f f f U1 I1", 0.3),
     "kernels3d.query:query_tree": ("P3 R1 F1 F1 F1 f f C1 J1 I1", 4),
 }
 
@@ -252,7 +252,7 @@ def _world_type(compile: bool) -> Any:
     # loaded from the cache, or compiled if ``compile`` (None if neither).
     from .kernels.world import unpack_world
 
-    signature = (_types()["F1"],)
+    signature = (_types()["F1"], _types()["U1"])
     if signature not in unpack_world.overloads:
         if not (compile or _in_cache(unpack_world, signature)):
             return None

@@ -83,3 +83,30 @@ def masked_alive(alive: NDArray[np.uint8], layer_of: NDArray[np.uint8],
     on = ((np.uint64(seen) >> layer_of.astype(np.uint64)) & np.uint64(1)).astype(np.uint8)
     out: NDArray[np.uint8] = alive & on
     return out
+
+
+class Seen:
+    """The flags each mask's queries read, per world, kept until its obstacles change.
+
+    A world's store calls :meth:`flags` with its ``alive`` and ``layer``
+    arrays and its ``version`` (which every add, removal or layer change
+    bumps); the answer for a mask is computed once per version.
+    """
+
+    def __init__(self) -> None:
+        self._version = -1
+        self._by_mask: dict[int, NDArray[np.uint8]] = {}
+
+    def flags(self, alive: NDArray[np.uint8], layer_of: NDArray[np.uint8], version: int,
+              seen: int) -> NDArray[np.uint8]:
+        """``(ids + 1,) uint8``: per obstacle 1 if a query with mask ``seen`` sees it (in the
+        world, on one of its layers), then 1 if it misses any obstacle ever added."""
+        if version != self._version:
+            self._by_mask.clear()
+            self._version = version
+        out = self._by_mask.get(seen)
+        if out is None:
+            flags = masked_alive(alive, layer_of, seen)
+            out = np.append(flags, np.uint8(not np.all(flags)))
+            self._by_mask[seen] = out
+        return out

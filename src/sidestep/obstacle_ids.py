@@ -9,6 +9,8 @@ them for its ``repr`` in ``_LABELS``.
 """
 from typing import TYPE_CHECKING, ClassVar
 
+from numpy.typing import NDArray
+
 import numpy as np
 
 from . import validation
@@ -41,6 +43,21 @@ class ObstacleIds:
             if i < 0 or i >= known or self._store.alive.data[i] == 0:
                 raise KeyError(f"no obstacle with id {int(i)} in this world")
         return arr
+
+    def _layered(self, ids: IntArray, layer: "NDArray[np.uint8]") -> IntArray:
+        """Put the obstacles just added, ``ids``, on their (checked) layers; returns ``ids``."""
+        self._store.set_layers(ids, layer)
+        return ids
+
+    def layers(self, ids: Ids) -> IntArray:
+        """The layer (0..31) of each obstacle: ``(n,) int64`` (``KeyError`` for an unknown id)."""
+        return self._store.layer.view()[self._known(ids)].astype(np.int64)
+
+    def set_layer(self, ids: Ids, layer: int) -> None:
+        """Move obstacles ``ids`` to ``layer`` (0..31); every later query sees them there."""
+        from .layers import layers as _checked
+        arr = self._known(ids)
+        self._store.set_layers(arr, _checked(layer, len(arr)))
 
     def remove(self, ids: Ids) -> None:
         """Remove obstacles by id (ids already removed or unknown raise ``KeyError``).

@@ -3,7 +3,8 @@
 Obstacles go in as validated arrays; :meth:`Store.pack` hands the kernels the
 world as one flat buffer (see :func:`~sidestep.kernels.world.unpack_world`)
 and rebuilds the broadphase only after obstacles were added (removal just
-clears the ``alive`` flag, in the buffers too).
+clears the ``alive`` flag). Which obstacles a query sees comes beside the
+buffer, as :meth:`Store.live` (removal and layer masks alike).
 """
 from typing import Any
 
@@ -11,7 +12,11 @@ import numpy as np
 from numpy.typing import DTypeLike, NDArray
 
 from ._types import FloatArray, IntArray
+from .bodies import Bodies
+from .body_parts import BodyParts
+from .layers import ALL, Seen
 from .kernels import world as _kw
+from .kernels.poses import pose_bodies_2d
 from .kernels.grid import pyramid_grid
 from .kernels.index import Index, fill_index_boxes, fill_index_capsules
 from .kernels.segment import corner_codes_one_sided
@@ -60,13 +65,21 @@ class Store:
         self.area_ref = Growable((2,), np.int64)
         self.polygon_vertices = Growable((2,))
         self.grid_tables: list[NDArray[np.uint8]] = []   # per grid: (rows, cols) uint8
-        self.grid_frame = Growable((3,))    # cell_size, origin_x, origin_y
+        self.grid_frame = Growable((_kw.FRAME,))    # cell_size, origin_x, origin_y, cos, sin
         self.alive = Growable((), np.uint8)
+        self.layer = Growable((), np.uint8)      # per obstacle id, 0..31
+        self._seen = Seen()
         self.family = Growable((), np.int8)
         self.first_item = Growable((), np.int64)
         self.item_count = Growable((), np.int64)
         self.area_of = Growable((), np.int64)
         self._packed: FloatArray | None = None
+        self._parts = BodyParts()
+        self.bodies = Bodies(2)
+        self._moving_stale = False      # bodies moved since their grid was written
+        self._packed_row = np.zeros(0, dtype=np.int64)   # item -> its row in the packed world
+        self._moving_items = np.zeros(0, dtype=np.int64)  # the bodies' items, packed order
+        self._moving_areas = np.zeros(0, dtype=np.int64)  # the bodies' areas
         #: Counts the changes to the obstacles (adds, removals): a crowd keeps its agents
         #: at rest only while it stays the same.
         self.version = 0
@@ -74,13 +87,14 @@ class Store:
     # ------------------------------------------------------------------ adding
     def add(self, family: str, items_per_obstacle: int, items: FloatArray,
             area: tuple[IntArray, FloatArray, IntArray] | None = None,
-            count: int | None = None) -> IntArray:
+            count: int | None = None, layer: NDArray[np.uint8] | int = 0) -> IntArray:
         """Append obstacles of one ``family``; returns their ids.
 
         ``items (count * items_per_obstacle, 5)`` are their capsules in order
         (a sixth column, 1 for a one-sided wall, may follow; ``count``
         defaults to ``len(items) // items_per_obstacle``); ``area``
-        is ``None`` or ``(kind (n,), bounds (n, 4), ref (n, 2))``.
+        is ``None`` or ``(kind (n,), bounds (n, 4), ref (n, 2))``; ``layer`` one
+        checked layer or ``(n,) uint8`` of them.
         """
         n = count if count is not None else len(items) // items_per_obstacle
         first_id = self.alive.size
@@ -91,6 +105,7 @@ class Store:
         self.item_geometry.extend(items)
         self.item_owner.extend(np.repeat(ids, items_per_obstacle))
         self.alive.extend(np.ones(n, dtype=np.uint8))
+        self.layer.extend(np.broadcast_to(np.asarray(layer, dtype=np.uint8), (n,)))
         self.family.extend(np.full(n, FAMILIES.index(family), dtype=np.int8))
         self.first_item.extend(first + items_per_obstacle * np.arange(n, dtype=np.int64))
         self.item_count.extend(np.full(n, items_per_obstacle, dtype=np.int64))
@@ -117,7 +132,7 @@ class Store:
                        origin: FloatArray) -> int:
         """Store a grid's table and frame; returns its grid number."""
         self.grid_tables.append(np.ascontiguousarray(blocked, dtype=np.uint8))
-        self.grid_frame.extend(np.array([[cell_size, origin[0], origin[1]]]))
+        self.grid_frame.extend(np.array([[cell_size, origin[0], origin[1], 1.0, 0.0]]))
         return len(self.grid_tables) - 1
 
     def remove(self, ids: IntArray) -> None:
@@ -128,10 +143,16 @@ class Store:
         first = self.first_item.data[ids]
         if np.any(self.item_geometry.data[first, 5] != 0):
             self._packed = None
-        if self._packed is not None:
-            ints, floats, small = split_blob(self._packed)
-            small[ints[_kw.H_S_ALIVE] + ids] = 0
-            ints[_kw.H_REMOVED] = 1
+
+    def set_layers(self, ids: IntArray, layers: NDArray[np.uint8]) -> None:
+        """Put obstacles ``ids`` on ``layers`` (checked, ``(n,) uint8``)."""
+        self.layer.data[ids] = layers
+        self.version += 1
+
+    def live(self, mask: int = ALL) -> NDArray[np.uint8]:
+        """The flags a query with ``mask`` reads beside :meth:`pack` (see
+        :func:`~sidestep.kernels.world.unpack_world`): ``(ids + 1,) uint8``."""
+        return self._seen.flags(self.alive.view(), self.layer.view(), self.version, mask)
 
     def nbytes(self) -> int:
         """Bytes held: the obstacle arrays (with their spare capacity) and the packed copy."""
@@ -143,13 +164,66 @@ class Store:
     def pack(self) -> FloatArray:
         """The world as kernels take it: one float64 buffer (see
         :func:`~sidestep.kernels.world.unpack_world`); rebuilds the broadphase if
-        obstacles were added."""
+        obstacles were added, and the bodies' grid if bodies moved."""
         if self._packed is None:
             self._packed = self._build()
+        elif self._moving_stale and not self._write_moving(self._packed):
+            self._packed = self._build()        # the bodies outgrew the room kept for them
+        self._moving_stale = False
         return self._packed
 
+    # ---------------------------------------------------------------- bodies
+    def make_body(self, ids: IntArray) -> int:
+        """Make obstacles ``ids`` (checked: known, live) one body; returns its number.
+
+        Their coordinates now are the body's frame. A box's solid area becomes
+        the polygon of its corners (a turned box is no longer axis-aligned).
+        One-sided walls (the level's edge) cannot move: ``ValueError``.
+        """
+        first = self.first_item.view()[ids]
+        one_sided = self.item_geometry.view()[first, 5] != 0
+        if np.any(one_sided):
+            raise ValueError(f"obstacle {int(ids[np.argmax(one_sided)])} is a one-sided wall "
+                             "(the level's edge): it cannot be in a body")
+        body = self.bodies.add(ids, self.alive.size)
+        for i in self.bodies.members[body]:
+            a = int(self.area_of.data[i])
+            if a >= 0 and self.area_kind.data[a] == _kw.AREA_BOX:
+                lox, loy, hix, hiy = self.area_bounds.data[a]
+                corners = np.array([[lox, loy], [hix, loy], [hix, hiy], [lox, hiy]])
+                self.area_ref.data[a] = self.add_polygon_vertices(corners)
+                self.area_kind.data[a] = _kw.AREA_POLYGON
+        self._parts.add(self, self.bodies.members[body])
+        self._packed = None          # its items and areas go to the bodies' grids
+        self.version += 1
+        return body
+
+    def pose_bodies(self, bodies: IntArray, positions: FloatArray, angles: FloatArray,
+                    dt: float) -> None:
+        """Put checked ``bodies (k,)`` at ``positions (k, 2)``, turned by ``angles (k,)``."""
+        c = np.cos(angles)
+        s = np.sin(angles)
+        rotations = np.stack([np.stack([c, -s], -1), np.stack([s, c], -1)], 1)
+        self.bodies.set(bodies, positions, rotations, dt)
+        parts = self._parts
+        parts.pose[bodies] = np.column_stack([c, s, positions])
+        blob = self._packed
+        packed = blob is not None
+        if packed:
+            ints, floats, _ = split_blob(blob)
+            offsets = (int(ints[_kw.H_F_GEOMETRY]), int(ints[_kw.H_F_VERTICES]),
+                       int(ints[_kw.H_F_FRAME]), int(ints[_kw.H_F_BOUNDS]))
+        else:
+            floats, offsets = np.zeros(1), (0, 0, 0, 0)
+        pose_bodies_2d(bodies, parts.pose, *parts.items(),
+                       *parts.vertices(), *parts.grids(), *parts.areas(),
+                       self.item_geometry.view(), self.polygon_vertices.view(),
+                       self.grid_frame.view(), self.area_bounds.view(), floats, *offsets,
+                       _kw.ITEM, packed)
+        self._moving_stale = True
+        self.version += 1
+
     def _build(self) -> FloatArray:
-        geometry = self.item_geometry.view()
         bounds = self.area_bounds.view()
         # Every grid's table (with its pyramid of solid blocks) in turn, and
         # (rows, cols, offset) of each.
@@ -160,21 +234,86 @@ class Store:
                            zip(self.grid_tables, np.cumsum([0] + sizes[:-1]))],
                           dtype=np.int64).reshape(-1, 3)
         owner = self.item_owner.view()
-        geometry = _with_corners(geometry, self.alive.view()[owner] != 0)
-        # Packed items follow the cells they lie in (Morton order), so the
-        # obstacles one query reads sit together in memory.
-        order = _spatial_order(geometry)
+        geometry = _with_corners(self.item_geometry.view(), self.alive.view()[owner] != 0)
+        # Packed items: first those that never move, then the bodies', each in the
+        # order of the cells they lie in (Morton order), so the obstacles one query
+        # reads sit together in memory. The bodies' have a grid of their own.
+        body_of = self.bodies.body_of
+        in_body = np.zeros(len(owner), dtype=bool)
+        if len(body_of):
+            in_body[owner < len(body_of)] = body_of[owner[owner < len(body_of)]] >= 0
+        still = np.flatnonzero(~in_body)
+        moving = np.flatnonzero(in_body)
+        still = still[_spatial_order(geometry[still])]
+        moving = moving[_spatial_order(geometry[moving])]
+        order = np.concatenate([still, moving])
+        self._packed_row = np.empty(len(order), dtype=np.int64)
+        self._packed_row[order] = np.arange(len(order))
+        self._parts.item_packed = self._packed_row[self._parts.item_store]
+        self._moving_items = moving
+        area_owner = self.area_owner.view()
+        area_moving = np.zeros(len(area_owner), dtype=bool)
+        if len(body_of):
+            area_moving = body_of[area_owner] >= 0
+        self._moving_areas = np.flatnonzero(area_moving)
         geometry = geometry[order]
-        owner = owner[order]
-        items = _build_index_capsules(geometry, bounds)
-        areas = Index(items.origin_x, items.origin_y, items.cell_size, items.nx, items.ny,
-                      *fill_index_boxes(items.origin_x, items.origin_y, items.cell_size,
-                                        items.nx, items.ny, bounds)) \
-            if items.nx > 0 else items
-        return _flatten(geometry, owner, items, self.area_kind.view(),
-                        self.area_owner.view(), bounds, self.area_ref.view(), areas,
-                        self.polygon_vertices.view(), cells, shapes,
-                        self.grid_frame.view(), self.alive.view())
+        items = _build_index_capsules(geometry[:len(still)], bounds[~area_moving])
+        areas = _area_index(items, bounds, np.flatnonzero(~area_moving))
+        moving_items, moving_areas = self._moving_index(geometry[len(still):], len(still))
+        # Room for the bodies' grid to be rewritten in place as they move: as many
+        # cells as _build_index_capsules ever makes for them, twice the entries.
+        room = (4 * len(moving) + 1024 if len(moving) else 0,
+                2 * len(moving_items.entries) + 64, 2 * len(moving_areas.entries) + 64)
+        return _flatten(geometry, owner[order], items, self.area_kind.view(), area_owner,
+                        bounds, self.area_ref.view(), areas, self.polygon_vertices.view(),
+                        cells, shapes, self.grid_frame.view(), self.alive.view(),
+                        moving_items, moving_areas, room)
+
+    def _moving_index(self, geometry: FloatArray, first: int) -> tuple[Index, Index]:
+        """The bodies' grids: over their items ``geometry`` (packed from row ``first``) and
+        over their areas' bounds."""
+        bounds = self.area_bounds.view()
+        if not len(geometry):
+            empty = Index(0.0, 0.0, 1.0, 0, 0, np.zeros(1, dtype=np.int64),
+                          np.zeros(0, dtype=np.int32))
+            return empty, empty
+        items = _build_index_capsules(geometry, bounds[self._moving_areas])
+        items = items._replace(entries=(items.entries + first).astype(np.int32))
+        return items, _area_index(items, bounds, self._moving_areas)
+
+    def _write_moving(self, blob: FloatArray) -> bool:
+        """Rewrite the bodies' grids in ``blob`` for their poses now; False if they
+        no longer fit the room kept for them."""
+        ints, floats, small = split_blob(blob)
+        first = int(ints[_kw.H_ITEMS]) - len(self._moving_items)
+        items, areas = self._moving_index(self.item_geometry.view()[self._moving_items], first)
+        n = items.nx * items.ny
+        if n > ints[_kw.H_MOVING_CELLS_ROOM] or len(items.entries) > ints[_kw.H_S_MOVING_ROOM] \
+                or len(areas.entries) > ints[_kw.H_S_MOVING_AREAS_ROOM]:
+            return False
+        f = int(ints[_kw.H_F_INDEX])
+        floats[f + 6:f + 12] = (items.origin_x, items.origin_y, items.cell_size,
+                                areas.origin_x, areas.origin_y, areas.cell_size)
+        ints[_kw.H_MOVING_NX] = items.nx
+        ints[_kw.H_MOVING_NY] = items.ny
+        for index, start, entries in ((items, _kw.H_I_MOVING_START, _kw.H_S_MOVING),
+                                      (areas, _kw.H_I_MOVING_AREAS_START,
+                                       _kw.H_S_MOVING_AREAS)):
+            at = int(ints[start])
+            ints[at:at + len(index.start)] = index.start
+            at = int(ints[entries])
+            small[at:at + len(index.entries)] = index.entries
+        return True
+
+
+def _area_index(items: Index, bounds: FloatArray, areas: IntArray) -> Index:
+    """The grid of areas ``areas`` (their ``bounds``) in the frame of grid ``items``."""
+    if items.nx == 0:
+        return items._replace(entries=np.zeros(0, dtype=np.int32))
+    start, entries = fill_index_boxes(items.origin_x, items.origin_y, items.cell_size,
+                                      items.nx, items.ny, np.ascontiguousarray(bounds[areas]))
+    return Index(items.origin_x, items.origin_y, items.cell_size, items.nx, items.ny, start,
+                 areas[entries].astype(np.int32))
 
 
 def split_blob(blob: FloatArray) -> tuple[IntArray, FloatArray, NDArray[np.int32]]:
@@ -188,27 +327,47 @@ def split_blob(blob: FloatArray) -> tuple[IntArray, FloatArray, NDArray[np.int32
 def _flatten(geometry: FloatArray, owner: IntArray, items: Any, kind: IntArray,
              area_owner: IntArray, bounds: FloatArray, ref: IntArray, areas: Any,
              vertices: FloatArray, cells: NDArray[np.int32], shape: IntArray, frame: FloatArray,
-             alive: NDArray[np.uint8]) -> FloatArray:
-    """One flat buffer in the layout :func:`~sidestep.kernels.world.unpack_world` reads."""
+             alive: NDArray[np.uint8], moving: Index, moving_areas: Index,
+             room: tuple[int, int, int]) -> FloatArray:
+    """One flat buffer in the layout :func:`~sidestep.kernels.world.unpack_world` reads.
+
+    ``moving`` and ``moving_areas`` are the bodies' grids, written into room
+    for ``room = (cells, item entries, area entries)`` so that they can be
+    rewritten in place as the bodies move (:meth:`Store._write_moving`).
+    """
     header = np.zeros(_kw.HEADER, dtype=np.int64)
     header[[_kw.H_ITEMS, _kw.H_AREAS, _kw.H_VERTICES, _kw.H_GRIDS, _kw.H_IDS]] = \
         [len(geometry), len(kind), len(vertices), len(shape), len(alive)]
     header[[_kw.H_ITEMS_NX, _kw.H_ITEMS_NY, _kw.H_AREAS_NX, _kw.H_AREAS_NY]] = \
         [items.nx, items.ny, areas.nx, areas.ny]
+    header[[_kw.H_MOVING_NX, _kw.H_MOVING_NY]] = [moving.nx, moving.ny]
+    header[[_kw.H_MOVING_CELLS_ROOM, _kw.H_S_MOVING_ROOM, _kw.H_S_MOVING_AREAS_ROOM]] = room
     index_params = np.array([items.origin_x, items.origin_y, items.cell_size,
-                             areas.origin_x, areas.origin_y, areas.cell_size])
+                             areas.origin_x, areas.origin_y, areas.cell_size,
+                             moving.origin_x, moving.origin_y, moving.cell_size,
+                             moving_areas.origin_x, moving_areas.origin_y,
+                             moving_areas.cell_size])
+
+    def roomy(values: NDArray[Any], size: int) -> NDArray[Any]:
+        out = np.zeros(max(size, len(values)), dtype=values.dtype)
+        out[:len(values)] = values
+        return out
+
     float_parts = [(_kw.H_F_GEOMETRY, geometry), (_kw.H_F_BOUNDS, bounds),
                    (_kw.H_F_VERTICES, vertices), (_kw.H_F_FRAME, frame),
                    (_kw.H_F_INDEX, index_params)]
     int_parts = [(_kw.H_I_OWNER, owner), (_kw.H_I_KIND, kind), (_kw.H_I_AREA_OWNER, area_owner),
                  (_kw.H_I_REF, ref), (_kw.H_I_SHAPE, shape), (_kw.H_I_ITEMS_START, items.start),
-                 (_kw.H_I_AREAS_START, areas.start)]
+                 (_kw.H_I_AREAS_START, areas.start),
+                 (_kw.H_I_MOVING_START, roomy(moving.start, room[0] + 1)),
+                 (_kw.H_I_MOVING_AREAS_START, roomy(moving_areas.start, room[0] + 1))]
     small_parts = [(_kw.H_S_ITEMS, items.entries), (_kw.H_S_AREAS, areas.entries),
-                   (_kw.H_S_CELLS, cells), (_kw.H_S_ALIVE, alive)]
+                   (_kw.H_S_CELLS, cells),
+                   (_kw.H_S_MOVING, roomy(moving.entries, room[1])),
+                   (_kw.H_S_MOVING_AREAS, roomy(moving_areas.entries, room[2]))]
     header[_kw.H_S_ITEMS_N] = len(items.entries)
     header[_kw.H_S_AREAS_N] = len(areas.entries)
     header[_kw.H_S_CELLS_N] = len(cells)
-    header[_kw.H_REMOVED] = int(not np.all(alive))
     header[_kw.H_ONE_SIDED] = int(np.count_nonzero((geometry[:, 5] != 0) & (alive[owner] != 0)))
 
     def join(parts: list[tuple[int, NDArray[Any]]], dtype: DTypeLike,

@@ -20,6 +20,7 @@ from ._types import BoolArray, FloatArray, Geometry3D, IntArray
 from .kernels3d import world as _kw
 from .kernels3d.mesh import active_edges, face_normals
 from .kernels3d.voxels import merge_cells, surface_squares
+from .layers import ALL, Seen
 from .storage import Growable
 
 FAMILIES = ("panel", "mesh", "box", "sphere", "cylinder", "voxels", "heightfield")
@@ -41,6 +42,9 @@ class Store3D:
         self.loop = Growable((), np.int64)      # corner indices, read from each polygon's first
         self.vertex_range = Growable((2,), np.int64)   # per obstacle: its corners (first, count)
         self.alive = Growable((), np.uint8)
+        self.layer = Growable((), np.uint8)      # per obstacle id, 0..31
+        self._seen = Seen()
+        self._masked: dict[int, tuple[Any, Any, Any]] = {}   # mask -> (packed, live, view)
         self.family = Growable((), np.int8)
         self.first_prim = Growable((), np.int64)
         self.prim_count = Growable((), np.int64)
@@ -61,7 +65,8 @@ class Store3D:
     # ------------------------------------------------------------------ adding
     def _add(self, family: str, kinds: IntArray, params: FloatArray,
              per_obstacle: IntArray | list[int],
-             parts: IntArray | None = None, vertex_range: IntArray | None = None) -> IntArray:
+             parts: IntArray | None = None, vertex_range: IntArray | None = None,
+             layer: NDArray[np.uint8] | int = 0) -> IntArray:
         """Append obstacles of one family, ``per_obstacle`` primitives each; returns ids."""
         n = len(per_obstacle)
         self.vertex_range.extend(vertex_range if vertex_range is not None
@@ -75,6 +80,7 @@ class Store3D:
         self.part.extend(parts if parts is not None else np.full(len(kinds), -1, np.int64))
         self.params.extend(params)
         self.alive.extend(np.ones(n, dtype=np.uint8))
+        self.layer.extend(np.broadcast_to(np.asarray(layer, dtype=np.uint8), (n,)))
         self.family.extend(np.full(n, FAMILIES.index(family), dtype=np.int8))
         self.first_prim.extend(first)
         self.prim_count.extend(counts)
@@ -284,7 +290,39 @@ class Store3D:
         boxes = boxes[live]
         return boxes[:, 0:3].min(axis=0), boxes[:, 3:6].max(axis=0)
 
-    def pack(self) -> Any:
+    def set_layers(self, ids: IntArray, layers: NDArray[np.uint8]) -> None:
+        """Put obstacles ``ids`` on ``layers`` (checked, ``(n,) uint8``)."""
+        self.layer.data[ids] = layers
+        self.version += 1
+
+    def live(self, mask: int = ALL) -> NDArray[np.uint8]:
+        """``(ids + 1,) uint8``: which obstacles a query with ``mask`` sees, then whether it
+        misses any (:class:`sidestep.layers.Seen`)."""
+        return self._seen.flags(self.alive.view(), self.layer.view(), self.version, mask)
+
+    def pack(self, mask: int = ALL) -> Any:
+        """The world as a query with ``mask`` reads it (a
+        :class:`~sidestep.kernels3d.world.Packed3D`).
+
+        With a mask that leaves out some obstacles, the packed world with its
+        ``alive`` flags filtered by the mask (the same arrays otherwise, no
+        copy of the geometry): the kernels skip the obstacles it does not see
+        exactly as removed ones.
+        """
+        packed = self._pack()
+        if mask == ALL:
+            return packed
+        live = self.live(mask)
+        held = self._masked.get(mask)
+        if held is not None and held[0] is packed and held[1] is live:
+            return held[2]
+        flags = packed.flags.copy()
+        flags[_kw.F_REMOVED] = int(live[-1] != 0 or flags[_kw.F_REMOVED] != 0)
+        view = packed._replace(alive=live[:-1], flags=flags)
+        self._masked[mask] = (packed, live, view)
+        return view
+
+    def _pack(self) -> Any:
         """The world as the kernels read it (:class:`~sidestep.kernels3d.world.Packed3D`)."""
         if self._packed is None:
             boxes = _kw.primitive_boxes(self.kind.view(), self.params.view(),

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, cast, overload
 
 import numpy as np
 
-from . import tolerances, validation
-from ._types import (Family2D, FloatArray, Flags, Geometry2D, IntArray, Mode, Numbers,
+from . import layers, tolerances, validation
+from ._types import (Family2D, FloatArray, Flags, Geometry2D, Ids, IntArray, Mode, Numbers,
                      Point2, Points2, Stop, StrPath, Table)
 from .threads import run_rows
 from .kernels import moves as _moves
@@ -112,13 +112,16 @@ class World2D(ObstacleIds):
         self._rows = [rows[:k] for k in range(len(rows) + 1)]
 
     # ============================================================ obstacles
-    def add_circles(self, centers: Points2, radii: Numbers) -> IntArray:
+    def add_circles(self, centers: Points2, radii: Numbers, layer: Numbers = 0) -> IntArray:
         """Add circles (trees, poles): the radial article's bounding cylinders.
 
         Parameters
         ----------
         centers : (n, 2) float64
         radii : float or (n,) float64, >= 0 (0 is a point post)
+        layer : int or (n,) int, 0..31
+            The layer of each (see :mod:`sidestep.layers`); queries whose
+            ``mask`` leaves it out pass through it.
 
         Returns
         -------
@@ -126,11 +129,12 @@ class World2D(ObstacleIds):
         """
         c, _ = validation.points(centers, "centers")
         r = validation.lengths(radii, "radii", len(c))
+        lay = layers.layers(layer, len(c))
         items = np.column_stack([c, c, r])
-        return self._store.add("circle", 1, items)
+        return self._store.add("circle", 1, items, layer=lay)
 
     def add_walls(self, starts: Points2, ends: Points2, clearance: Numbers = 0.0,
-                  one_sided: Flags = False) -> IntArray:
+                  one_sided: Flags = False, layer: Numbers = 0) -> IntArray:
         """Add walls: segments the agent keeps ``clearance`` away from (the wall article).
 
         Parameters
@@ -148,6 +152,9 @@ class World2D(ObstacleIds):
             clearance), so an agent that starts overlapping it recovers to the
             walkable side. One-sided walls that meet end to start form a
             boundary; where it turns left, the wedge behind both is void too.
+        layer : int or (n,) int, 0..31
+            The layer of each (see :mod:`sidestep.layers`); queries whose
+            ``mask`` leaves it out pass through it.
 
         Returns
         -------
@@ -160,19 +167,23 @@ class World2D(ObstacleIds):
                              f"and {b.shape}")
         c = validation.lengths(clearance, "clearance", len(a))
         sides = validation.flags(one_sided, "one_sided", len(a))
+        lay = layers.layers(layer, len(a))
         zero = np.all(a == b, axis=1)
         if np.any(zero):
             i = int(np.argmax(zero))
             raise ValueError(f"wall {i} has zero length (starts[{i}] == ends[{i}]); "
                              "use add_circles for a post")
-        return self._store.add("wall", 1, np.column_stack([a, b, c, sides]))
+        return self._store.add("wall", 1, np.column_stack([a, b, c, sides]), layer=lay)
 
-    def add_boxes(self, mins: Points2, maxs: Points2) -> IntArray:
+    def add_boxes(self, mins: Points2, maxs: Points2, layer: Numbers = 0) -> IntArray:
         """Add axis-aligned solid boxes ``[mins, maxs]``.
 
         Parameters
         ----------
         mins, maxs : (n, 2) float64, with ``mins < maxs`` on both axes
+        layer : int or (n,) int, 0..31
+            The layer of each (see :mod:`sidestep.layers`); queries whose
+            ``mask`` leaves it out pass through it.
 
         Returns
         -------
@@ -188,15 +199,16 @@ class World2D(ObstacleIds):
             i = int(np.argmax(bad))
             raise ValueError(f"box {i} must have mins < maxs on both axes, got mins={lo[i]} "
                              f"maxs={hi[i]}")
+        lay = layers.layers(layer, len(lo))
         x0, y0, x1, y1 = lo[:, 0], lo[:, 1], hi[:, 0], hi[:, 1]
         corners = np.stack([np.column_stack([x0, y0]), np.column_stack([x1, y0]),
                             np.column_stack([x1, y1]), np.column_stack([x0, y1])], axis=1)
         items = _outline_items(corners.reshape(-1, 2), len(lo), 4)
         n = len(lo)
         area = (np.full(n, AREA_BOX), np.column_stack([lo, hi]), np.zeros((n, 2), np.int64))
-        return self._store.add("box", 4, items, area)
+        return self._store.add("box", 4, items, area, layer=lay)
 
-    def add_polygon(self, vertices: Points2) -> int:
+    def add_polygon(self, vertices: Points2, layer: int = 0) -> int:
         """Add one solid simple polygon, convex or concave (an object's outline).
 
         Parameters
@@ -205,12 +217,15 @@ class World2D(ObstacleIds):
             k >= 3 corners in either winding; a last vertex equal to the first is
             dropped. Edges must not cross or touch except neighbours at their
             shared corner, and no edge may have zero length.
+        layer : int, 0..31
+            Its layer (see :mod:`sidestep.layers`).
 
         Returns
         -------
         id : int
         """
         v, _ = validation.points(vertices, "vertices", allow_single=False)
+        lay = layers.layer(layer)
         if len(v) > 3 and np.array_equal(v[0], v[-1]):
             v = v[:-1]
         if len(v) < 3:
@@ -233,10 +248,10 @@ class World2D(ObstacleIds):
         area = (np.array([AREA_POLYGON]),
                 np.array([[v[:, 0].min(), v[:, 1].min(), v[:, 0].max(), v[:, 1].max()]]),
                 np.array([[first, count]], dtype=np.int64))
-        return int(self._store.add("polygon", len(v), items, area)[0])
+        return int(self._store.add("polygon", len(v), items, area, layer=lay)[0])
 
     def add_grid(self, blocked: Table, cell_size: float = 1.0,
-                 origin: Point2 = (0.0, 0.0)) -> int:
+                 origin: Point2 = (0.0, 0.0), layer: int = 0) -> int:
         """Add a look-up-table grid (a tile map): one obstacle made of its blocked cells.
 
         Parameters
@@ -246,6 +261,8 @@ class World2D(ObstacleIds):
             ``y in [oy + r*s, oy + (r+1)*s]``. Outside the table is free.
         cell_size : float > 0
         origin : (2,) float64
+        layer : int, 0..31
+            Its layer (see :mod:`sidestep.layers`).
 
         Returns
         -------
@@ -262,6 +279,7 @@ class World2D(ObstacleIds):
             table = table != 0
         s = validation.length(cell_size, "cell_size", allow_zero=False)
         o = validation.point(origin, "origin")
+        lay = layers.layer(layer)
         edges = boundary_edges_grid(table, s, float(o[0]), float(o[1]))
         rows, cols = table.shape
         grid = self._store.add_grid_table(table, s, o)
@@ -270,7 +288,75 @@ class World2D(ObstacleIds):
                 np.array([[o[0], o[1], o[0] + cols * s, o[1] + rows * s]]),
                 np.array([[grid, 0]], dtype=np.int64))
         # A grid owns all its outline segments; it has none if nothing is blocked.
-        return int(self._store.add("grid", len(edges), items, area, count=1)[0])
+        return int(self._store.add("grid", len(edges), items, area, count=1, layer=lay)[0])
+
+    # =============================================================== bodies
+    def add_body(self, ids: Ids) -> int:
+        """Make obstacles one rigid body that :meth:`set_pose` moves and turns.
+
+        Parameters
+        ----------
+        ids : int or (n,) int
+            Obstacles already added (any family but one-sided walls, the
+            level's edge), in no other body. Their coordinates now are the
+            body's own frame: its pose is position ``(0, 0)``, angle 0.
+
+        Returns
+        -------
+        body : int
+            The body's id: 0, 1, ... in the order made.
+
+        Notes
+        -----
+        The bodies' obstacles are kept in a broadphase grid of their own,
+        rewritten after poses change (at the next query, in proportion to
+        the bodies' obstacles); the grid of everything else is never rebuilt
+        for them. A body's box becomes the polygon of its corners.
+        """
+        arr = self._known(ids)
+        return self._store.make_body(arr)
+
+    def set_pose(self, body: int, position: Point2, angle: float = 0.0,
+                 dt: float = 1.0) -> None:
+        """Put ``body`` at ``position``, turned by ``angle`` (radians, counter-clockwise).
+
+        A point ``x`` of the body's frame goes to ``R(angle) x + position``.
+        ``dt`` (seconds since its last pose, > 0) only scales
+        :meth:`velocity`. Costs in proportion to the body's obstacles.
+        """
+        self.set_poses([body], [position], [angle], dt)
+
+    def set_poses(self, bodies: Ids, positions: Points2, angles: Numbers = 0.0,
+                  dt: float = 1.0) -> None:
+        """:meth:`set_pose` for many bodies at once: ``bodies (k,)``, ``positions (k, 2)``,
+        ``angles`` a number or ``(k,)``. Either every pose is set or, on an error, none."""
+        b = self._store.bodies.known(bodies)
+        p, _ = validation.points(positions, "positions")
+        if len(p) != len(b):
+            raise ValueError(f"positions must hold one position per body ({len(b)}), "
+                             f"got {len(p)}")
+        a = validation.as_float_array(angles, "angles")
+        a = np.broadcast_to(a, (len(b),)) if a.ndim == 0 else a
+        if a.shape != (len(b),) or not np.all(np.isfinite(a)):
+            raise ValueError(f"angles must be one finite number or {len(b)} of them")
+        step = validation.length(dt, "dt", allow_zero=False)
+        self._store.pose_bodies(b, p, np.ascontiguousarray(a, dtype=np.float64), step)
+
+    def pose(self, body: int) -> tuple[FloatArray, float]:
+        """``(position (2,), angle)`` of ``body``, as its last :meth:`set_pose` left it."""
+        b = int(self._store.bodies.known(body)[0])
+        parts = self._store._parts.pose[b]
+        return parts[2:4].copy(), float(np.arctan2(parts[1], parts[0]))
+
+    def velocity(self, body: int) -> tuple[FloatArray, float]:
+        """``(linear (2,), angular)`` velocity over ``body``'s last :meth:`set_pose`.
+
+        Units per second and radians per second (counter-clockwise positive)
+        of the ``dt`` given to it; zeros before the first.
+        """
+        b = int(self._store.bodies.known(body)[0])
+        linear, angular = self._store.bodies.velocity(b)
+        return linear, float(angular[0])
 
     def save(self, path: StrPath, *, spawns: Points2 | None = None,
              scenarios: "Scenarios | None" = None, name: str = "") -> Path:
@@ -360,7 +446,7 @@ class World2D(ObstacleIds):
                 tolerances.MIN_MOTION * k)
 
     def move(self, position: Point2, displacement: Point2, radius: float = 0.0,
-             mode: Mode = "slide") -> Move:
+             mode: Mode = "slide", mask: int = layers.ALL) -> Move:
         """Move an agent (a disc of ``radius``; 0 is a point camera) by ``displacement``.
 
         Parameters
@@ -374,6 +460,9 @@ class World2D(ObstacleIds):
             radial article's push-out after the move (may tunnel). ``block``:
             the wall article's "stay put if the new position collides".
             ``ghost``: no collision.
+        mask : int
+            The layers it collides with (bit k for layer k; default all: see
+            :mod:`sidestep.layers`); obstacles on other layers are not there for it.
 
         Returns
         -------
@@ -404,10 +493,13 @@ class World2D(ObstacleIds):
         code = _MODE_CODES.get(mode) if type(mode) is str else None
         if code is None:
             code = _MODE_CODES[validation.choice(mode, "mode", MODES)]
+        if mask != layers.ALL or type(mask) is not int:
+            mask = layers.mask(mask)
         work = self._work
         work[_W_RADIUS] = radius
         work[_W_MODE] = code
-        _moves.move_packed_direct()(self._store.pack(), work, px, py, dx, dy)
+        store = self._store
+        _moves.move_packed_direct()(store.pack(), store.live(mask), work, px, py, dx, dy)
         stop, n, recovered = self._out.tolist()
         # The contacts stay rows until read (see results.move_record).
         return move_record(self._end.copy(), n > 0.0 or recovered > 0.0,
@@ -415,7 +507,7 @@ class World2D(ObstacleIds):
                            recovered > 0.0)
 
     def move_many(self, positions: Points2, displacements: Points2, radius: Numbers = 0.0,
-                  mode: Mode = "slide") -> FloatArray:
+                  mode: Mode = "slide", mask: int = layers.ALL) -> FloatArray:
         """Move many agents at once, in parallel; each exactly as :meth:`move` would.
 
         Agents do not collide with each other. Parameters as :meth:`move`, with
@@ -434,19 +526,22 @@ class World2D(ObstacleIds):
                              f"{np.shape(positions)} and {np.shape(displacements)}")
         r = validation.lengths(radius, "radius", len(p))
         code = _MODE_CODES[validation.choice(mode, "mode", MODES)]
+        seen = self._store.live(layers.mask(mask))
         out = np.empty_like(p)
         blob = self._store.pack()
-        run_rows(_moves.move_agents, len(p), blob, p, d, r, code,
+        run_rows(_moves.move_agents, len(p), blob, seen, p, d, r, code,
                  *self._tolerances(), self._max_iterations, out)
         return out[0] if single else out
 
     # ============================================================== queries
-    def nearest(self, points: Points2) -> Nearest:
+    def nearest(self, points: Points2, mask: int = layers.ALL) -> Nearest:
         """Nearest obstacle surface to each point, however far.
 
         Parameters
         ----------
         points : (n, 2) float64, or one point (2,)
+        mask : int
+            The layers seen (default all; :mod:`sidestep.layers`).
 
         Returns
         -------
@@ -457,12 +552,13 @@ class World2D(ObstacleIds):
             int, a float, ``(2,)`` arrays), as :meth:`clearance` gives a float.
         """
         p, single = validation.points(points, "points")
+        seen = self._store.live(layers.mask(mask))
         n = len(p)
         owner = np.empty(n, dtype=np.int64)
         sep = np.empty(n)
         normal = np.empty((n, 2))
         surface = np.empty((n, 2))
-        run_rows(nearest_points, n, self._store.pack(), p, owner, sep, normal, surface)
+        run_rows(nearest_points, n, self._store.pack(), seen, p, owner, sep, normal, surface)
         none = owner < 0
         normal[none] = np.nan
         surface[none] = np.nan
@@ -471,15 +567,15 @@ class World2D(ObstacleIds):
         return Nearest(owner, sep, surface, normal)
 
     @overload
-    def clearance(self, points: tuple[float, float]) -> float: ...
+    def clearance(self, points: tuple[float, float], mask: int = ...) -> float: ...
 
     @overload
-    def clearance(self, points: Sequence[Sequence[float]]) -> FloatArray: ...
+    def clearance(self, points: Sequence[Sequence[float]], mask: int = ...) -> FloatArray: ...
 
     @overload
-    def clearance(self, points: Points2) -> float | FloatArray: ...
+    def clearance(self, points: Points2, mask: int = ...) -> float | FloatArray: ...
 
-    def clearance(self, points: Points2) -> float | FloatArray:
+    def clearance(self, points: Points2, mask: int = layers.ALL) -> float | FloatArray:
         """Signed distance from each point to the nearest obstacle surface.
 
         A wall's surface lies ``clearance`` from its segment; negative inside
@@ -488,17 +584,19 @@ class World2D(ObstacleIds):
         Parameters
         ----------
         points : (n, 2) float64, or one point (2,)
+        mask : int
+            The layers seen (default all; :mod:`sidestep.layers`).
 
         Returns
         -------
         (n,) float64, or a float for one point
         """
         p, single = validation.points(points, "points")
-        d = cast(FloatArray, self.nearest(p).distance)      # (n,) for the (n, 2) rows
+        d = cast(FloatArray, self.nearest(p, mask).distance)      # (n,) for the (n, 2) rows
         return float(d[0]) if single else d
 
     def raycast(self, origins: Points2, directions: Points2,
-                max_distance: Numbers = np.inf) -> RayHits:
+                max_distance: Numbers = np.inf, mask: int = layers.ALL) -> RayHits:
         """First obstacle surface along each ray.
 
         Parameters
@@ -506,6 +604,8 @@ class World2D(ObstacleIds):
         origins, directions : (n, 2) float64 (or (2,) each for one ray)
             Directions need not be unit length but must not be zero.
         max_distance : float or (n,) float64, >= 0 (inf allowed)
+        mask : int
+            The layers seen (default all; :mod:`sidestep.layers`).
 
         Returns
         -------
@@ -537,13 +637,14 @@ class World2D(ObstacleIds):
         dist = np.empty(n)
         normal = np.empty((n, 2))
         point = np.empty((n, 2))
-        run_rows(raycast_points, n, self._store.pack(), o, unit, md, owner, dist, normal, point)
+        seen = self._store.live(layers.mask(mask))
+        run_rows(raycast_points, n, self._store.pack(), seen, o, unit, md, owner, dist, normal, point)
         if single:
             return RayHits(bool(owner[0] >= 0), float(dist[0]), normal[0], int(owner[0]),
                            point[0])
         return RayHits(owner >= 0, dist, normal, owner, point)
 
-    def query(self, volume: "Volume") -> "Query":
+    def query(self, volume: "Volume", mask: int = layers.ALL) -> "Query":
         """The obstacles a bounding volume touches, and each one's state.
 
         Returns a :class:`~sidestep.volumes.query.Query` (``obstacle`` ids,
@@ -551,13 +652,16 @@ class World2D(ObstacleIds):
         :func:`sidestep.volumes.query.query_2d` for which families are exact.
         """
         from .volumes.query import query_2d
-        return query_2d(self, volume)
+        return query_2d(self, volume, layers.mask(mask))
 
-    def overlapping(self, point: Point2, radius: float = 0.0) -> IntArray:
-        """Ids of the obstacles a disc of ``radius`` at ``point`` touches or overlaps (sorted)."""
+    def overlapping(self, point: Point2, radius: float = 0.0,
+                    mask: int = layers.ALL) -> IntArray:
+        """Ids of the obstacles a disc of ``radius`` at ``point`` touches or overlaps (sorted),
+        among those on the layers of ``mask`` (default all)."""
         p = validation.point(point, "point")
         r = validation.length(radius, "radius")
-        found = overlapping_owners(self._store.pack(), p[0], p[1], r)
+        seen = self._store.live(layers.mask(mask))
+        found = overlapping_owners(self._store.pack(), seen, p[0], p[1], r)
         return np.unique(found)
 
 

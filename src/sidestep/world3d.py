@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, cast, overload
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import tolerances, validation
+from . import layers, tolerances, validation
 from ._types import (Axis, Family3D, FloatArray, Geometry3D, Ids, IntArray, Mode, Numbers, Point3,
                      Points3, Sides, Stop, StrPath, Table)
 from .degenerate import surface_kinds
@@ -93,7 +93,7 @@ class World3D(ObstacleIds):
 
     # ============================================================ obstacles
     def add_panels(self, polygons: Sequence[Points3] | NDArray[Any],
-                   sides: Sides = "both") -> IntArray:
+                   sides: Sides = "both", layer: Numbers = 0) -> IntArray:
         """Add planar panels: the panel article's polygons, convex or concave.
 
         Parameters
@@ -108,6 +108,9 @@ class World3D(ObstacleIds):
             ``"front"``: only the face from which the corners run
             counter-clockwise blocks (the article's back-face culling, glTF's
             winding); an agent or ray coming from behind passes through.
+        layer : int or (n,) int, 0..31
+            The layer of each (see :mod:`sidestep.layers`); queries whose
+            ``mask`` leaves it out pass through it.
 
         Returns
         -------
@@ -120,12 +123,15 @@ class World3D(ObstacleIds):
             raise TypeError(f"polygons must be a sequence of (k, 3) corner arrays, got "
                             f"{type(polygons).__name__}")
         checked = [_panel(p, f"polygons[{i}]") for i, p in enumerate(polygons)]
+        lay = layers.layers(layer, len(checked))
         if not checked:
             return np.zeros(0, dtype=np.int64)
-        return self._store.add_panels([v for v, _ in checked],
-                                      np.array([n for _, n in checked]), side)
+        return self._layered(self._store.add_panels([v for v, _ in checked],
+                                                    np.array([n for _, n in checked]), side),
+                             lay)
 
-    def add_mesh(self, vertices: Points3, triangles: ArrayLike, sides: Sides = "both") -> int:
+    def add_mesh(self, vertices: Points3, triangles: ArrayLike, sides: Sides = "both",
+                 layer: int = 0) -> int:
         """Add a triangle mesh as one obstacle (level geometry); hits name the triangle as ``part``.
 
         Parameters
@@ -138,6 +144,8 @@ class World3D(ObstacleIds):
         sides : {"both", "front"}
             As for :meth:`add_panels`: ``"front"`` blocks only on the side from
             which a triangle's corners run counter-clockwise.
+        layer : int, 0..31
+            Its layer (see :mod:`sidestep.layers`).
 
         Returns
         -------
@@ -151,6 +159,7 @@ class World3D(ObstacleIds):
         """
         side = SIDES.index(validation.choice(sides, "sides", SIDES))
         v, t = validation.mesh(vertices, triangles)
+        lay = layers.layers(layer, 1)
         if len(t) == 0:
             raise ValueError("triangles must hold at least one triangle, got none")
         zero_area, _ = surface_kinds(v, t)
@@ -158,14 +167,17 @@ class World3D(ObstacleIds):
             i = int(np.argmax(zero_area))
             raise ValueError(f"triangles[{i}] = {t[i].tolist()} has zero area; drop degenerate "
                              "triangles first (sidestep.degenerate.drop_degenerate)")
-        return int(self._store.add_mesh(v, t, side))
+        return int(self._layered(np.array([self._store.add_mesh(v, t, side)]), lay)[0])
 
-    def add_boxes(self, mins: Points3, maxs: Points3) -> IntArray:
+    def add_boxes(self, mins: Points3, maxs: Points3, layer: Numbers = 0) -> IntArray:
         """Add solid axis-aligned boxes ``[mins, maxs]``.
 
         Parameters
         ----------
         mins, maxs : (n, 3) float64, with ``mins < maxs`` on every axis
+        layer : int or (n,) int, 0..31
+            The layer of each (see :mod:`sidestep.layers`); queries whose
+            ``mask`` leaves it out pass through it.
 
         Returns
         -------
@@ -181,15 +193,19 @@ class World3D(ObstacleIds):
             i = int(np.argmax(bad))
             raise ValueError(f"box {i} must have mins < maxs on every axis, got mins={lo[i]} "
                              f"maxs={hi[i]}")
-        return self._store.add_boxes(lo, hi)
+        lay = layers.layers(layer, len(lo))
+        return self._layered(self._store.add_boxes(lo, hi), lay)
 
-    def add_spheres(self, centers: Points3, radii: Numbers) -> IntArray:
+    def add_spheres(self, centers: Points3, radii: Numbers, layer: Numbers = 0) -> IntArray:
         """Add solid spheres (radius 0 is a point).
 
         Parameters
         ----------
         centers : (n, 3) float64
         radii : float or (n,) float64, >= 0
+        layer : int or (n,) int, 0..31
+            The layer of each (see :mod:`sidestep.layers`); queries whose
+            ``mask`` leaves it out pass through it.
 
         Returns
         -------
@@ -197,9 +213,11 @@ class World3D(ObstacleIds):
         """
         c, _ = validation.points(centers, "centers", dim=3)
         r = validation.lengths(radii, "radii", len(c))
-        return self._store.add_spheres(c, r)
+        lay = layers.layers(layer, len(c))
+        return self._layered(self._store.add_spheres(c, r), lay)
 
-    def add_cylinders(self, bases: Points3, radii: Numbers, heights: Numbers) -> IntArray:
+    def add_cylinders(self, bases: Points3, radii: Numbers, heights: Numbers,
+                      layer: Numbers = 0) -> IntArray:
         """Add solid upright cylinders with flat caps: the radial article's trees on terrain.
 
         Parameters
@@ -208,6 +226,9 @@ class World3D(ObstacleIds):
             Centre of each bottom cap.
         radii, heights : float or (n,) float64, > 0
             The cylinder stands along the world's ``up`` axis from its base.
+        layer : int or (n,) int, 0..31
+            The layer of each (see :mod:`sidestep.layers`); queries whose
+            ``mask`` leaves it out pass through it.
 
         Returns
         -------
@@ -216,10 +237,11 @@ class World3D(ObstacleIds):
         b, _ = validation.points(bases, "bases", dim=3)
         r = validation.lengths(radii, "radii", len(b), allow_zero=False)
         h = validation.lengths(heights, "heights", len(b), allow_zero=False)
-        return self._store.add_cylinders(b, r, h, self._up)
+        lay = layers.layers(layer, len(b))
+        return self._layered(self._store.add_cylinders(b, r, h, self._up), lay)
 
     def add_voxels(self, blocked: Table, cell_size: float = 1.0,
-                   origin: Point3 = (0.0, 0.0, 0.0)) -> int:
+                   origin: Point3 = (0.0, 0.0, 0.0), layer: int = 0) -> int:
         """Add a voxel look-up table (the panel article's 3D table) as one solid obstacle.
 
         Parameters
@@ -230,6 +252,8 @@ class World3D(ObstacleIds):
             ``up`` is). Outside the table is free.
         cell_size : float > 0
         origin : (3,) float64
+        layer : int, 0..31
+            Its layer (see :mod:`sidestep.layers`).
 
         Returns
         -------
@@ -251,10 +275,11 @@ class World3D(ObstacleIds):
         table = _table(blocked, "blocked", 3)
         s = validation.length(cell_size, "cell_size", allow_zero=False)
         o = validation.point(origin, "origin", dim=3)
-        return self._store.add_voxels(table, s, o)
+        lay = layers.layers(layer, 1)
+        return int(self._layered(np.array([self._store.add_voxels(table, s, o)]), lay)[0])
 
     def add_heightfield(self, heights: ArrayLike, cell_size: float = 1.0,
-                        origin: Point3 = (0.0, 0.0, 0.0)) -> int:
+                        origin: Point3 = (0.0, 0.0, 0.0), layer: int = 0) -> int:
         """Add terrain: a grid of heights along ``up``, as one obstacle, solid below.
 
         Parameters
@@ -268,6 +293,8 @@ class World3D(ObstacleIds):
         cell_size : float > 0
             ``s``: the spacing of the samples.
         origin : (3,) float64
+        layer : int, 0..31
+            Its layer (see :mod:`sidestep.layers`).
 
         Returns
         -------
@@ -305,7 +332,10 @@ class World3D(ObstacleIds):
             raise ValueError(f"heights must be finite; heights[{r}, {c}] is {h[r, c]}")
         s = validation.length(cell_size, "cell_size", allow_zero=False)
         o = validation.point(origin, "origin", dim=3)
-        return self._store.add_heightfield(np.ascontiguousarray(h), s, o, self._up)
+        lay = layers.layers(layer, 1)
+        return int(self._layered(
+            np.array([self._store.add_heightfield(np.ascontiguousarray(h), s, o, self._up)]),
+            lay)[0])
 
     def save(self, path: StrPath, *, spawns: Points3 | None = None, name: str = "") -> Path:
         """Write this world as a sidestep scene file (JSON, ``"dimensions": 3``).
@@ -393,6 +423,11 @@ class World3D(ObstacleIds):
         return (self._skin, tolerances.CONTACT_MARGIN * k, tolerances.PLANE_SLACK * k,
                 tolerances.MIN_MOTION * k)
 
+    def _packed(self, mask: int = layers.ALL) -> Any:
+        """The packed world as a query with ``mask`` (checked here) sees it."""
+        return self._store.pack(mask if mask == layers.ALL and type(mask) is int
+                                else layers.mask(mask))
+
     def _agent(self, radius: float, height: float) -> tuple[float, float]:
         """The agent's radius and its core's half length along ``up`` (0 for a sphere)."""
         r = validation.length(radius, "radius")
@@ -402,7 +437,7 @@ class World3D(ObstacleIds):
         return r, 0.0
 
     def move(self, position: Point3, displacement: Point3, radius: float = 0.0,
-             height: float = 0.0, mode: Mode = "slide") -> Move:
+             height: float = 0.0, mode: Mode = "slide", mask: int = layers.ALL) -> Move:
         """Move an agent by ``displacement``: a sphere, or an upright capsule.
 
         Parameters
@@ -420,6 +455,8 @@ class World3D(ObstacleIds):
             ``radius - 1e-9`` from every surface (the capsule's axis segment,
             for a capsule); a move that starts overlapping first recovers to a
             free spot.
+        mask : int
+            The layers seen (bit k for layer k; default all: :mod:`sidestep.layers`).
 
         Returns
         -------
@@ -431,7 +468,7 @@ class World3D(ObstacleIds):
         d = validation.point(displacement, "displacement", dim=3)
         r, half = self._agent(radius, height)
         code = _MODE_CODES[validation.choice(mode, "mode", MODES)]
-        world = self._store.pack()
+        world = self._packed(mask)
         contacts = np.zeros((_moves.MAX_CONTACTS, _moves.CONTACT_FIELDS))
         wf, wi = _kw.scratch()
         x, y, z, stop, n, recovered = _moves.move_agent(
@@ -443,7 +480,8 @@ class World3D(ObstacleIds):
                     bool(recovered))
 
     def move_many(self, positions: Points3, displacements: Points3, radius: Numbers = 0.0,
-                  height: float = 0.0, mode: Mode = "slide") -> FloatArray:
+                  height: float = 0.0, mode: Mode = "slide",
+                  mask: int = layers.ALL) -> FloatArray:
         """Move many agents at once, in parallel; each exactly as :meth:`move` would.
 
         Agents do not collide with each other. Parameters as :meth:`move`, with
@@ -465,17 +503,19 @@ class World3D(ObstacleIds):
         half = np.where(h > 2.0 * r, 0.5 * h - r, 0.0)
         code = _MODE_CODES[validation.choice(mode, "mode", MODES)]
         out = np.empty_like(p)
-        run_rows(_moves.move_agents, len(p), self._store.pack(), p, d, r, half, self._up, code,
+        run_rows(_moves.move_agents, len(p), self._packed(mask), p, d, r, half, self._up, code,
                  *self._tolerances(), self._max_iterations, out)
         return out[0] if single else out
 
     # ============================================================== queries
-    def nearest(self, points: Points3) -> Nearest:
+    def nearest(self, points: Points3, mask: int = layers.ALL) -> Nearest:
         """Nearest obstacle surface to each point, however far.
 
         Parameters
         ----------
         points : (n, 3) float64, or one point (3,)
+        mask : int
+            The layers seen (bit k for layer k; default all: :mod:`sidestep.layers`).
 
         Returns
         -------
@@ -493,7 +533,7 @@ class World3D(ObstacleIds):
         sep = np.empty(n)
         normal = np.empty((n, 3))
         surface = np.empty((n, 3))
-        run_rows(_kw.nearest_points, n, self._store.pack(), p, owner, part, sep, normal,
+        run_rows(_kw.nearest_points, n, self._packed(mask), p, owner, part, sep, normal,
                  surface)
         none = owner < 0
         normal[none] = np.nan
@@ -503,15 +543,15 @@ class World3D(ObstacleIds):
         return Nearest(owner, sep, surface, normal, part)
 
     @overload
-    def clearance(self, points: tuple[float, float, float]) -> float: ...
+    def clearance(self, points: tuple[float, float, float], mask: int = ...) -> float: ...
 
     @overload
-    def clearance(self, points: Sequence[Sequence[float]]) -> FloatArray: ...
+    def clearance(self, points: Sequence[Sequence[float]], mask: int = ...) -> FloatArray: ...
 
     @overload
-    def clearance(self, points: Points3) -> float | FloatArray: ...
+    def clearance(self, points: Points3, mask: int = ...) -> float | FloatArray: ...
 
-    def clearance(self, points: Points3) -> float | FloatArray:
+    def clearance(self, points: Points3, mask: int = layers.ALL) -> float | FloatArray:
         """Signed distance from each point to the nearest obstacle surface.
 
         Negative inside a solid (box, sphere, cylinder); panels and meshes are
@@ -520,17 +560,19 @@ class World3D(ObstacleIds):
         Parameters
         ----------
         points : (n, 3) float64, or one point (3,)
+        mask : int
+            The layers seen (bit k for layer k; default all: :mod:`sidestep.layers`).
 
         Returns
         -------
         (n,) float64, or a float for one point
         """
         p, single = validation.points(points, "points", dim=3)
-        d = cast(FloatArray, self.nearest(p).distance)      # (n,) for the (n, 3) rows
+        d = cast(FloatArray, self.nearest(p, mask).distance)      # (n,) for the (n, 3) rows
         return float(d[0]) if single else d
 
     def raycast(self, origins: Points3, directions: Points3, max_distance: Numbers = np.inf,
-                sides: Sides = "both") -> RayHits:
+                sides: Sides = "both", mask: int = layers.ALL) -> RayHits:
         """First obstacle surface along each ray (the panel article's line of sight).
 
         Parameters
@@ -542,6 +584,8 @@ class World3D(ObstacleIds):
             ``"front"`` culls back faces of every panel and mesh, as the
             article does (a panel declared ``sides="front"`` is always culled
             from behind). Hits behind the origin never count.
+        mask : int
+            The layers seen (bit k for layer k; default all: :mod:`sidestep.layers`).
 
         Returns
         -------
@@ -573,7 +617,7 @@ class World3D(ObstacleIds):
         zero = np.full(1, -1, dtype=np.int64)
         out = (np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n),
                np.empty((n, 3)), np.empty((n, 3)))
-        packed = self._store.pack()
+        packed = self._packed(mask)
         cast = (_kw.raycast_points_triangles if packed.flags[_kw.F_TRIANGLES]
                 else _kw.raycast_points)
         run_rows(cast, n, packed, o, d, md, order, cull, zero, *out)
@@ -586,7 +630,7 @@ class World3D(ObstacleIds):
                            point[0], int(part[0]))
         return RayHits(owner >= 0, dist, normal, owner, point, part)
 
-    def query(self, volume: "Volume") -> "Query":
+    def query(self, volume: "Volume", mask: int = layers.ALL) -> "Query":
         """The obstacles a bounding volume touches, and each one's state.
 
         Returns a :class:`~sidestep.volumes.query.Query` (``obstacle`` ids,
@@ -594,13 +638,15 @@ class World3D(ObstacleIds):
         :func:`sidestep.volumes.query.query_3d` for which families are exact.
         """
         from .volumes.query import query_3d
-        return query_3d(self, volume)
+        return query_3d(self, volume, layers.mask(mask))
 
-    def overlapping(self, center: Point3, radius: float = 0.0, height: float = 0.0) -> IntArray:
-        """Ids of the obstacles a sphere (or upright capsule) at ``center`` touches (sorted)."""
+    def overlapping(self, center: Point3, radius: float = 0.0, height: float = 0.0,
+                    mask: int = layers.ALL) -> IntArray:
+        """Ids of the obstacles a sphere (or upright capsule) at ``center`` touches (sorted),
+        among those on the layers of ``mask`` (default all)."""
         c = validation.point(center, "center", dim=3)
         r, half = self._agent(radius, height)
-        found = _kw.overlapping_owners(self._store.pack(), c[0], c[1], c[2], r, half, self._up)
+        found = _kw.overlapping_owners(self._packed(mask), c[0], c[1], c[2], r, half, self._up)
         return np.unique(found)
 
 

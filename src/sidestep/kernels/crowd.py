@@ -657,7 +657,7 @@ def _cell(packed, rest, items, row, neighbours, count, scale, pairs):
 
 
 @njit(cache=True, nogil=True)
-def crowd_step(blob, positions, radii, weights, displacements, intents, packed, rest, items,
+def crowd_step(blob, live, positions, radii, weights, displacements, intents, packed, rest, items,
                start, ox, oy, size, nx, ny, rmax, dmax, mode, separation, skin, margin,
                slack, min_motion, max_iterations, known, pressure_now, last_positions,
                last_displacements, last_pressure, last_stops, last_obstacles, still, busy,
@@ -711,7 +711,7 @@ def crowd_step(blob, positions, radii, weights, displacements, intents, packed, 
         borrow(last_obstacles), borrow(positions), borrow(last_positions), ox, oy, size, nx,
         ny, spread, borrow(still), borrow(busy),
         borrow(out), borrow(stops), borrow(obstacles), borrow(pressure), cells, done)
-    world = unpack_world(blob)
+    world = unpack_world(blob, live)
     contacts_buffer = np.empty((1, CONTACT_FIELDS))
     wf_buffer = np.empty(SCRATCH_FLOATS)
     wi_buffer = np.empty(SCRATCH_INTS, dtype=np.int64)

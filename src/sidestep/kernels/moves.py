@@ -63,16 +63,19 @@ def _bounds_escape(world, px, py, radius):
     # Distance from p beyond which the world's broadphase box (and so every
     # obstacle) is left behind by more than the radius: always free there.
     world = borrowed(world)
-    c = world.items
-    if c.nx == 0:
-        return 0.0
-    x0 = c.origin_x
-    y0 = c.origin_y
-    x1 = x0 + c.nx * c.cell_size
-    y1 = y0 + c.ny * c.cell_size
-    far_x = max(abs(px - x0), abs(px - x1))
-    far_y = max(abs(py - y0), abs(py - y1))
-    return math.sqrt(far_x * far_x + far_y * far_y) + radius + c.cell_size
+    escape = 0.0
+    for grid in range(2):       # the grid of what never moves, and the bodies'
+        c = world.items if grid == 0 else world.moving
+        if c.nx == 0:
+            continue
+        x0 = c.origin_x
+        y0 = c.origin_y
+        x1 = x0 + c.nx * c.cell_size
+        y1 = y0 + c.ny * c.cell_size
+        far_x = max(abs(px - x0), abs(px - x1))
+        far_y = max(abs(py - y0), abs(py - y1))
+        escape = max(escape, math.sqrt(far_x * far_x + far_y * far_y) + radius + c.cell_size)
+    return escape
 
 
 #: Headings tried on each ring of the recovery fallback, and the bisection
@@ -254,17 +257,19 @@ def _clear(world, px, py, rx, ry, radius, skin, margin):
     the move meets nothing. The common case, tried before a slide sets up
     its passes.
     """
-    cells = world.items
     reach, _, farthest = _reaches(rx, ry, radius, skin, margin)
-    j0, j1 = rows_capsule(cells, px, py, px + rx, py + ry, reach)
-    for j in range(j0, j1 + 1):
-        i0, i1 = columns_capsule(cells, px, py, px + rx, py + ry, reach, j)
-        for i in range(i0, i1 + 1):
-            lo, hi = cell_span(world, cells, j * cells.nx + i)
-            for t in range(lo, hi):
-                e = np.int64(world.small[t])
-                if item_within_reach(world, e, px, py, farthest) and item_owner_alive(world, e):
-                    return False
+    for grid in range(2):       # the items that never move, then the bodies'
+        cells = world.items if grid == 0 else world.moving
+        j0, j1 = rows_capsule(cells, px, py, px + rx, py + ry, reach)
+        for j in range(j0, j1 + 1):
+            i0, i1 = columns_capsule(cells, px, py, px + rx, py + ry, reach, j)
+            for i in range(i0, i1 + 1):
+                lo, hi = cell_span(world, cells, j * cells.nx + i)
+                for t in range(lo, hi):
+                    e = np.int64(world.small[t])
+                    if item_within_reach(world, e, px, py, farthest) and \
+                            item_owner_alive(world, e):
+                        return False
     return True
 
 
@@ -280,7 +285,6 @@ def _gather(world, px, py, rx, ry, radius, skin, margin, wf, wi):
     hnx, hny)``: ``worst`` is the smallest separation among the planes (and
     ``worst_row`` its row), negative when the disc overlaps something.
     """
-    cells = world.items
     n_planes = 0
     worst = math.inf
     worst_row = -1
@@ -290,37 +294,41 @@ def _gather(world, px, py, rx, ry, radius, skin, margin, wf, wi):
     hny = 0.0
     grown = radius + skin
     reach, length, farthest = _reaches(rx, ry, radius, skin, margin)
-    j0, j1 = rows_capsule(cells, px, py, px + rx, py + ry, reach)
-    for j in range(j0, j1 + 1):
-        i0, i1 = columns_capsule(cells, px, py, px + rx, py + ry, reach, j)
-        for i in range(i0, i1 + 1):
-            lo, hi = cell_span(world, cells, j * cells.nx + i)
-            for t in range(lo, hi):
-                e = np.int64(world.small[t])
-                if not item_within_reach(world, e, px, py, farthest) or \
-                        not item_owner_alive(world, e) or listed(wi, S_ITEMS, n_planes, e):
-                    continue
-                sep, nx, ny, qx, qy = separation_item(world, e, px, py)
-                sep -= radius
-                if sep <= margin and n_planes < MAX_PLANES:
-                    wf[S_NORMALS + 2 * n_planes] = nx
-                    wf[S_NORMALS + 2 * n_planes + 1] = ny
-                    # Approach no closer than skin / 2: n . v >= skin/2 - sep.
-                    wf[S_BOUNDS + n_planes] = 0.5 * skin - sep
-                    wf[S_POINTS + 2 * n_planes] = qx
-                    wf[S_POINTS + 2 * n_planes + 1] = qy
-                    wi[S_ITEMS + n_planes] = e
-                    if sep < worst:
-                        worst = sep
-                        worst_row = n_planes
-                    n_planes += 1
-                elif sep <= length:
-                    f, fnx, fny = sweep_item(world, e, px, py, rx, ry, grown)
-                    if f < fraction:
-                        fraction = f
-                        hit = e
-                        hnx = fnx
-                        hny = fny
+    for grid in range(2):       # the items that never move, then the bodies'
+        cells = world.items if grid == 0 else world.moving
+        if cells.nx == 0:
+            continue
+        j0, j1 = rows_capsule(cells, px, py, px + rx, py + ry, reach)
+        for j in range(j0, j1 + 1):
+            i0, i1 = columns_capsule(cells, px, py, px + rx, py + ry, reach, j)
+            for i in range(i0, i1 + 1):
+                lo, hi = cell_span(world, cells, j * cells.nx + i)
+                for t in range(lo, hi):
+                    e = np.int64(world.small[t])
+                    if not item_within_reach(world, e, px, py, farthest) or \
+                            not item_owner_alive(world, e) or listed(wi, S_ITEMS, n_planes, e):
+                        continue
+                    sep, nx, ny, qx, qy = separation_item(world, e, px, py)
+                    sep -= radius
+                    if sep <= margin and n_planes < MAX_PLANES:
+                        wf[S_NORMALS + 2 * n_planes] = nx
+                        wf[S_NORMALS + 2 * n_planes + 1] = ny
+                        # Approach no closer than skin / 2: n . v >= skin/2 - sep.
+                        wf[S_BOUNDS + n_planes] = 0.5 * skin - sep
+                        wf[S_POINTS + 2 * n_planes] = qx
+                        wf[S_POINTS + 2 * n_planes + 1] = qy
+                        wi[S_ITEMS + n_planes] = e
+                        if sep < worst:
+                            worst = sep
+                            worst_row = n_planes
+                        n_planes += 1
+                    elif sep <= length:
+                        f, fnx, fny = sweep_item(world, e, px, py, rx, ry, grown)
+                        if f < fraction:
+                            fraction = f
+                            hit = e
+                            hnx = fnx
+                            hny = fny
     if n_planes > 1:
         _seams(world, px, py, radius, skin, n_planes, wf, wi)
     return n_planes, worst, worst_row, fraction, hit, hnx, hny
@@ -508,7 +516,6 @@ def _sweep(world, px, py, vx, vy, radius, skin, n_planes, wi):
     ``skin/4``, is the safety net for a plane whose normal rounding tilted.
     The others are swept grown by ``skin``.
     """
-    cells = world.items
     fraction = 1.0
     hit = -1
     hnx = 0.0
@@ -516,24 +523,28 @@ def _sweep(world, px, py, vx, vy, radius, skin, n_planes, wi):
     grown = radius + skin
     # Only obstacles within the motion's length of the grown disc can be hit.
     farthest = grown + math.sqrt(vx * vx + vy * vy)
-    j0, j1 = rows_capsule(cells, px, py, px + vx, py + vy, grown)
-    for j in range(j0, j1 + 1):
-        i0, i1 = columns_capsule(cells, px, py, px + vx, py + vy, grown, j)
-        for i in range(i0, i1 + 1):
-            lo, hi = cell_span(world, cells, j * cells.nx + i)
-            for t in range(lo, hi):
-                e = np.int64(world.small[t])
-                if not item_within_reach(world, e, px, py, farthest) or \
-                        not item_owner_alive(world, e):
-                    continue
-                f, fnx, fny = sweep_item(world, e, px, py, vx, vy,
-                                         radius + 0.25 * skin
-                                         if listed(wi, S_ITEMS, n_planes, e) else grown)
-                if f < fraction:
-                    fraction = f
-                    hit = e
-                    hnx = fnx
-                    hny = fny
+    for grid in range(2):       # the items that never move, then the bodies'
+        cells = world.items if grid == 0 else world.moving
+        if cells.nx == 0:
+            continue
+        j0, j1 = rows_capsule(cells, px, py, px + vx, py + vy, grown)
+        for j in range(j0, j1 + 1):
+            i0, i1 = columns_capsule(cells, px, py, px + vx, py + vy, grown, j)
+            for i in range(i0, i1 + 1):
+                lo, hi = cell_span(world, cells, j * cells.nx + i)
+                for t in range(lo, hi):
+                    e = np.int64(world.small[t])
+                    if not item_within_reach(world, e, px, py, farthest) or \
+                            not item_owner_alive(world, e):
+                        continue
+                    f, fnx, fny = sweep_item(world, e, px, py, vx, vy,
+                                             radius + 0.25 * skin
+                                             if listed(wi, S_ITEMS, n_planes, e) else grown)
+                    if f < fraction:
+                        fraction = f
+                        hit = e
+                        hnx = fnx
+                        hny = fny
     return fraction, hit, hnx, hny
 
 
@@ -830,7 +841,7 @@ WORK_SIZE = W_OUT + 5
 
 
 @njit(cache=True, forceinline=False)
-def move_packed(blob, work, px, py, dx, dy):
+def move_packed(blob, live, work, px, py, dx, dy):
     """One move from Python: :func:`move_agent` on a packed world.
 
     ``blob`` is the packed world (:func:`~sidestep.kernels.world.unpack_world`);
@@ -842,7 +853,7 @@ def move_packed(blob, work, px, py, dx, dy):
     w = borrow(work)
     p = W_PARAMS
     x, y, stop, n, recovered = move_agent(
-        unpack_world(blob), px, py, dx, dy, w[p + P_RADIUS], int(w[p + P_MODE]),
+        unpack_world(blob, live), px, py, dx, dy, w[p + P_RADIUS], int(w[p + P_MODE]),
         w[p + P_SKIN], w[p + P_MARGIN], w[p + P_SLACK], w[p + P_MIN_MOTION],
         int(w[p + P_MAX_ITERATIONS]), w[:SCRATCH_FLOATS],
         w[W_SCRATCH_INTS:W_CONTACTS].view(np.int64),
@@ -937,7 +948,7 @@ def _prefetch_ahead(world, cells, inverse, positions, displacements, radii, k, s
 
 
 @njit(cache=True, forceinline=False, nogil=True)
-def move_agents(blob, positions, displacements, radii, mode, skin, margin, slack,
+def move_agents(blob, live, positions, displacements, radii, mode, skin, margin, slack,
                 min_motion, max_iterations, out, queue):
     """:func:`move_agent` for the rows taken from ``queue``; ends into ``out (n, 2)``.
 
@@ -945,7 +956,7 @@ def move_agents(blob, positions, displacements, radii, mode, skin, margin, slack
     shared by the threads, and a row's result does not depend on which thread
     took it. Releases the GIL, so threads run at once.
     """
-    world = unpack_world(blob)
+    world = unpack_world(blob, live)
     contacts_buffer = np.empty((1, CONTACT_FIELDS))
     wf_buffer = np.empty(SCRATCH_FLOATS)
     wi_buffer = np.empty(SCRATCH_INTS, dtype=np.int64)

@@ -50,7 +50,7 @@ def _gather(world, cells, owners, lox, loy, hix, hiy, mark, found, n):
 
 
 @njit(cache=True, forceinline=False)
-def owners_in_box(blob, lox, loy, hix, hiy, mark, found):
+def owners_in_box(blob, live, lox, loy, hix, hiy, mark, found):
     """Live obstacles with an item or an area in a cell meeting box ``[lo, hi]``.
 
     ``blob`` the packed world (:func:`~sidestep.kernels.world.unpack_world`);
@@ -58,6 +58,10 @@ def owners_in_box(blob, lox, loy, hix, hiy, mark, found):
     after, for the obstacles found); ``found (ids,) int64`` receives them, in
     no order. Returns how many there are.
     """
-    world = unpack_world(blob)
+    world = unpack_world(blob, live)
     n = _gather(world, world.items, world.owner, lox, loy, hix, hiy, mark, found, 0)
-    return _gather(world, world.areas, world.area_owner, lox, loy, hix, hiy, mark, found, n)
+    n = _gather(world, world.areas, world.area_owner, lox, loy, hix, hiy, mark, found, n)
+    # The bodies' items and areas, in their own grids.
+    n = _gather(world, world.moving, world.owner, lox, loy, hix, hiy, mark, found, n)
+    return _gather(world, world.moving_areas, world.area_owner, lox, loy, hix, hiy, mark,
+                   found, n)

@@ -56,21 +56,24 @@ PackedWorld = namedtuple("PackedWorld", [
     "n_items",      # capsules
     "n_areas",      # solid areas
     "n_ids",        # obstacle ids ever given
-    "removed",      # whether any obstacle was removed (else every item is alive)
+    "removed",      # whether any obstacle is unseen: removed, or off the query's layers
     "one_sided",    # whether any live wall is one-sided (the world has a void)
     "geometry",     # floats: item e is [ax, ay, bx, by, thickness, sides] at geometry + ITEM e
     "owner",        # ints: obstacle id of item e at owner + e
-    "alive",        # small: 1 while obstacle id i is in the world, at alive + i
+    "live",         # (ids + 1,) uint8: 1 while obstacle id i is in the world and on a layer
+                    # the query sees, then 1 if any obstacle is not (else ``removed`` is False)
     "area_kind",    # ints: AREA_BOX, AREA_POLYGON or AREA_GRID of area a
     "area_owner",   # ints: obstacle id of area a
     "area_ref",     # ints: 2 per area; polygon: (first vertex, count); grid: (grid, 0)
     "area_bounds",  # floats: 4 per area [minx, miny, maxx, maxy]
     "vertices",     # floats: polygon vertex v is (x, y) at vertices + 2 v
     "grid_shape",   # ints: 3 per grid [rows, cols, offset of its table in small]
-    "grid_frame",   # floats: 3 per grid [cell_size, origin_x, origin_y]
+    "grid_frame",   # floats: FRAME per grid [cell_size, origin_x, origin_y, cos, sin]
     "grid_cells",   # small: where the grid tables begin (grid_shape offsets count from here)
-    "items",        # Cells over the items
-    "areas",        # Cells over the area bounds
+    "items",        # Cells over the items that never move
+    "areas",        # Cells over the bounds of the areas that never move
+    "moving",       # Cells over the items of bodies (rebuilt after their poses change)
+    "moving_areas",  # Cells over the bounds of the bodies' areas
 ])
 
 #: A broadphase grid inside a packed world: its frame, and where its cell
@@ -83,25 +86,39 @@ H_ITEMS_NX, H_ITEMS_NY, H_AREAS_NX, H_AREAS_NY = 5, 6, 7, 8
 H_F_GEOMETRY, H_F_BOUNDS, H_F_VERTICES, H_F_FRAME, H_F_INDEX = 9, 10, 11, 12, 13
 H_I_OWNER, H_I_KIND, H_I_AREA_OWNER, H_I_REF, H_I_SHAPE = 14, 15, 16, 17, 18
 H_I_ITEMS_START, H_I_AREAS_START = 19, 20
-H_S_ITEMS, H_S_ITEMS_N, H_S_AREAS, H_S_AREAS_N, H_S_CELLS, H_S_CELLS_N, H_S_ALIVE = \
-    21, 22, 23, 24, 25, 26, 27
-H_REMOVED = 28   # 1 once any obstacle was removed: only then do queries check alive flags
+H_S_ITEMS, H_S_ITEMS_N, H_S_AREAS, H_S_AREAS_N, H_S_CELLS, H_S_CELLS_N = \
+    21, 22, 23, 24, 25, 26
+# The bodies' broadphase (rebuilt in place, in room kept for it, when they move): its
+# grid's size, where its cell starts (ints) and entries (small) begin, the room kept.
+H_MOVING_NX, H_MOVING_NY = 27, 28
 H_N_INTS, H_N_FLOATS = 29, 30   # sizes of the int64 and float64 parts of the buffer
 H_ONE_SIDED = 31   # how many live one-sided walls (level boundary pieces) there are
-HEADER = 32
+H_I_MOVING_START, H_I_MOVING_AREAS_START, H_S_MOVING, H_S_MOVING_AREAS = 32, 33, 34, 35
+H_MOVING_CELLS_ROOM, H_S_MOVING_ROOM, H_S_MOVING_AREAS_ROOM = 36, 37, 38
+HEADER = 40
+
+#: Floats of the broadphase grids' frames at ``H_F_INDEX``: (origin x, origin y, cell
+#: size) of the items', the areas', the moving items' and the moving areas' grids.
+INDEX_FLOATS = 12
+#: Floats per grid frame: ``[cell_size, origin_x, origin_y, cos, sin]`` (a grid in a
+#: turned body: the table's axes are its frame's, turned by (cos, sin)).
+FRAME = 5
 
 #: Floats per item in the packed geometry: ``[ax, ay, bx, by, thickness, sides]``.
 ITEM = 6
 
 
 @njit(cache=True, forceinline=False)
-def unpack_world(blob):
-    """The :class:`PackedWorld` stored in one float64 buffer.
+def unpack_world(blob, live):
+    """The :class:`PackedWorld` stored in one float64 buffer, as a query with ``live`` sees it.
 
     ``blob`` holds, in turn, the int64 words (header first), the floats, and
     the int32 values in pairs; views of each part are borrowed
-    (:mod:`~sidestep.kernels.borrow`): the caller keeps ``blob`` alive while
-    the kernel runs.
+    (:mod:`~sidestep.kernels.borrow`): the caller keeps ``blob`` and ``live``
+    alive while the kernel runs. ``live (ids + 1,) uint8`` says which
+    obstacles the query sees (:meth:`sidestep.storage.Store.live`: the alive
+    flags, filtered by the query's layer mask) and, last, whether any is
+    unseen; a removed obstacle and one off the mask are skipped alike.
     """
     words = blob.view(np.int64)
     n_ints = words[H_N_INTS]
@@ -115,11 +132,16 @@ def unpack_world(blob):
                   h[H_I_ITEMS_START], h[H_S_ITEMS])
     areas = Cells(floats[f + 3], floats[f + 4], floats[f + 5], h[H_AREAS_NX], h[H_AREAS_NY],
                   h[H_I_AREAS_START], h[H_S_AREAS])
+    moving = Cells(floats[f + 6], floats[f + 7], floats[f + 8], h[H_MOVING_NX],
+                   h[H_MOVING_NY], h[H_I_MOVING_START], h[H_S_MOVING])
+    moving_areas = Cells(floats[f + 9], floats[f + 10], floats[f + 11], h[H_MOVING_NX],
+                         h[H_MOVING_NY], h[H_I_MOVING_AREAS_START], h[H_S_MOVING_AREAS])
     return PackedWorld(borrow(floats), borrow(ints), borrow(small), h[H_ITEMS], h[H_AREAS],
-                       h[H_IDS], h[H_REMOVED] != 0, h[H_ONE_SIDED] != 0,
-                       h[H_F_GEOMETRY], h[H_I_OWNER], h[H_S_ALIVE], h[H_I_KIND],
+                       h[H_IDS], live[h[H_IDS]] != 0, h[H_ONE_SIDED] != 0,
+                       h[H_F_GEOMETRY], h[H_I_OWNER], borrow(live), h[H_I_KIND],
                        h[H_I_AREA_OWNER], h[H_I_REF], h[H_F_BOUNDS], h[H_F_VERTICES],
-                       h[H_I_SHAPE], h[H_F_FRAME], h[H_S_CELLS], items, areas)
+                       h[H_I_SHAPE], h[H_F_FRAME], h[H_S_CELLS], items, areas, moving,
+                       moving_areas)
 
 
 @njit(cache=True, inline="always")
@@ -132,7 +154,7 @@ def borrowed(world):
     :func:`sidestep.kernels3d.world.borrowed`).
     """
     return PackedWorld(borrow(world.floats), borrow(world.ints), borrow(world.small),
-                       *world[3:])
+                       *world[3:10], borrow(world.live), *world[11:])
 
 
 # Scratch: two flat buffers per thread (or per agent) so hot kernels never
@@ -163,8 +185,8 @@ def item_owner(world, e):
 
 @njit(cache=True, forceinline=False, inline="always")
 def is_alive(world, obstacle):
-    """Whether obstacle id ``obstacle`` is still in the world."""
-    return world.small[world.alive + obstacle] != 0
+    """Whether obstacle id ``obstacle`` is in the world and on a layer the query sees."""
+    return world.live[obstacle] != 0
 
 
 @njit(cache=True, forceinline=False, inline="always")
@@ -246,11 +268,23 @@ def area_ref(world, a):
 
 @njit(cache=True, forceinline=False, inline="always")
 def grid_frame(world, g):
-    """Grid ``g`` as ``(rows, cols, offset in small, cell_size, origin_x, origin_y)``."""
+    """Grid ``g`` as ``(rows, cols, offset in small, cell_size, origin_x, origin_y, cos,
+    sin)``: its table's axes are the world's turned by ``(cos, sin)`` (a grid in a body)."""
     i = world.grid_shape + 3 * g
-    f = world.grid_frame + 3 * g
+    f = world.grid_frame + FRAME * g
     return (world.ints[i], world.ints[i + 1], world.grid_cells + world.ints[i + 2],
-            world.floats[f], world.floats[f + 1], world.floats[f + 2])
+            world.floats[f], world.floats[f + 1], world.floats[f + 2], world.floats[f + 3],
+            world.floats[f + 4])
+
+
+@njit(cache=True, forceinline=False, inline="always")
+def into_frame(px, py, ox, oy, c, s):
+    """``p`` in a frame at ``o`` turned by ``(c, s)``: ``R^T (p - o)``, as the frame's
+    ``(x, y)`` (the frame's origin left at ``o``: add it back for the table's
+    coordinates)."""
+    dx = px - ox
+    dy = py - oy
+    return ox + c * dx + s * dy, oy - s * dx + c * dy
 
 
 @njit(cache=True, forceinline=False)
@@ -266,7 +300,9 @@ def contains_area(world, a, px, py):
     r0, r1 = area_ref(world, a)
     if kind == AREA_POLYGON:
         return contains_point_polygon(px, py, world.floats, world.vertices + 2 * r0, r1)
-    rows, cols, offset, s, ox, oy = grid_frame(world, r0)
+    rows, cols, offset, s, ox, oy, c, sn = grid_frame(world, r0)
+    if sn != 0.0 or c != 1.0:       # a turned grid: the point in the grid's frame
+        px, py = into_frame(px, py, ox, oy, c, sn)
     return contains_point_grid(px, py, world.small, offset, rows, cols, s, ox, oy)
 
 
@@ -281,8 +317,17 @@ def depth_area(world, a, px, py):
     r0, r1 = area_ref(world, a)
     if kind == AREA_POLYGON:
         return depth_point_polygon(px, py, world.floats, world.vertices + 2 * r0, r1)
-    rows, cols, offset, s, ox, oy = grid_frame(world, r0)
-    return depth_point_grid(px, py, world.small, offset, rows, cols, s, ox, oy)
+    rows, cols, offset, s, ox, oy, c, sn = grid_frame(world, r0)
+    if sn == 0.0 and c == 1.0:
+        return depth_point_grid(px, py, world.small, offset, rows, cols, s, ox, oy)
+    # A turned grid: the depth in its frame, the way out and the free point turned back.
+    lx, ly = into_frame(px, py, ox, oy, c, sn)
+    depth, nx, ny, qx, qy = depth_point_grid(lx, ly, world.small, offset, rows, cols, s,
+                                             ox, oy)
+    qx -= ox
+    qy -= oy
+    return (depth, c * nx - sn * ny, sn * nx + c * ny, ox + c * qx - sn * qy,
+            oy + sn * qx + c * qy)
 
 
 @njit(cache=True, forceinline=False)
@@ -299,27 +344,28 @@ def inside_areas(world, px, py, owners, first):
     best = math.inf
     bo = -1
     bnx = bny = bqx = bqy = 0.0
-    cells = world.areas
-    if cells.nx == 0:
-        return count, best, bo, bnx, bny, bqx, bqy
-    i = cell_coord(cells, px, cells.origin_x)
-    j = cell_coord(cells, py, cells.origin_y)
-    if i < 0 or j < 0 or i >= cells.nx or j >= cells.ny:
-        return count, best, bo, bnx, bny, bqx, bqy
-    lo, hi = cell_span(world, cells, j * cells.nx + i)
-    for t in range(lo, hi):
-        a = np.int64(world.small[t])
-        owner = world.ints[world.area_owner + a]
-        if not is_alive(world, owner) or not contains_area(world, a, px, py):
+    for grid in range(2):       # the areas that never move, then the bodies'
+        cells = world.areas if grid == 0 else world.moving_areas
+        if cells.nx == 0:
             continue
-        if count < MAX_CONTAINING:
-            owners[first + count] = owner
-            count += 1
-        depth, nx, ny, qx, qy = depth_area(world, a, px, py)
-        if -depth < best:
-            best = -depth
-            bo = owner
-            bnx, bny, bqx, bqy = nx, ny, qx, qy
+        i = cell_coord(cells, px, cells.origin_x)
+        j = cell_coord(cells, py, cells.origin_y)
+        if i < 0 or j < 0 or i >= cells.nx or j >= cells.ny:
+            continue
+        lo, hi = cell_span(world, cells, j * cells.nx + i)
+        for t in range(lo, hi):
+            a = np.int64(world.small[t])
+            owner = world.ints[world.area_owner + a]
+            if not is_alive(world, owner) or not contains_area(world, a, px, py):
+                continue
+            if count < MAX_CONTAINING:
+                owners[first + count] = owner
+                count += 1
+            depth, nx, ny, qx, qy = depth_area(world, a, px, py)
+            if -depth < best:
+                best = -depth
+                bo = owner
+                bnx, bny, bqx, bqy = nx, ny, qx, qy
     return count, best, bo, bnx, bny, bqx, bqy
 
 
@@ -343,24 +389,25 @@ def probe_point(world, px, py, reach, work_ints):
     """
     world = borrowed(world)
     count, best, bo, bnx, bny, bqx, bqy = inside_areas(world, px, py, work_ints, S_INSIDE)
-    cells = world.items
-    if cells.nx == 0:
-        return bo, best, bnx, bny, bqx, bqy
-    j0, j1 = rows_capsule(cells, px, py, px, py, reach)
-    for j in range(j0, j1 + 1):
-        i0, i1 = columns_capsule(cells, px, py, px, py, reach, j)
-        for i in range(i0, i1 + 1):
-            lo, hi = cell_span(world, cells, j * cells.nx + i)
-            for t in range(lo, hi):
-                e = np.int64(world.small[t])
-                if not item_owner_alive(world, e) or \
-                        (count > 0 and listed(work_ints, S_INSIDE, count, item_owner(world, e))):
-                    continue
-                sep, nx, ny, qx, qy = separation_item(world, e, px, py)
-                if sep <= reach and sep < best:
-                    best = sep
-                    bo = item_owner(world, e)
-                    bnx, bny, bqx, bqy = nx, ny, qx, qy
+    for grid in range(2):       # the items that never move, then the bodies'
+        cells = world.items if grid == 0 else world.moving
+        if cells.nx == 0:
+            continue
+        j0, j1 = rows_capsule(cells, px, py, px, py, reach)
+        for j in range(j0, j1 + 1):
+            i0, i1 = columns_capsule(cells, px, py, px, py, reach, j)
+            for i in range(i0, i1 + 1):
+                lo, hi = cell_span(world, cells, j * cells.nx + i)
+                for t in range(lo, hi):
+                    e = np.int64(world.small[t])
+                    if not item_owner_alive(world, e) or (count > 0 and listed(
+                            work_ints, S_INSIDE, count, item_owner(world, e))):
+                        continue
+                    sep, nx, ny, qx, qy = separation_item(world, e, px, py)
+                    if sep <= reach and sep < best:
+                        best = sep
+                        bo = item_owner(world, e)
+                        bnx, bny, bqx, bqy = nx, ny, qx, qy
     return bo, best, bnx, bny, bqx, bqy
 
 
@@ -397,46 +444,47 @@ def nearest_point(world, px, py, work_ints):
     count.
     """
     count, best, bo, bnx, bny, bqx, bqy = inside_areas(world, px, py, work_ints, S_INSIDE)
-    cells = world.items
-    if cells.nx == 0:
-        return bo, best, bnx, bny, bqx, bqy
     # The nearest one-sided wall (as a capsule): its item and separation.
     edge = np.int64(-1)
     edge_sep = math.inf
-    ci = clamp(cell_coord(cells, px, cells.origin_x), cells.nx)
-    cj = clamp(cell_coord(cells, py, cells.origin_y), cells.ny)
-    ring = 0
-    while True:
-        i0 = max(ci - ring, 0)
-        i1 = min(ci + ring, cells.nx - 1)
-        j0 = max(cj - ring, 0)
-        j1 = min(cj + ring, cells.ny - 1)
-        for j in range(j0, j1 + 1):
-            edge_row = j == cj - ring or j == cj + ring
-            for i in range(i0, i1 + 1):
-                if not edge_row and i != ci - ring and i != ci + ring:
-                    continue
-                lo, hi = cell_span(world, cells, j * cells.nx + i)
-                for t in range(lo, hi):
-                    e = np.int64(world.small[t])
-                    if not item_owner_alive(world, e) or (count > 0 and listed(
-                            work_ints, S_INSIDE, count, item_owner(world, e))):
+    for grid in range(2):       # the items that never move, then the bodies' (no farther
+        cells = world.items if grid == 0 else world.moving     # than the best found)
+        if cells.nx == 0:
+            continue
+        ci = clamp(cell_coord(cells, px, cells.origin_x), cells.nx)
+        cj = clamp(cell_coord(cells, py, cells.origin_y), cells.ny)
+        ring = 0
+        while True:
+            i0 = max(ci - ring, 0)
+            i1 = min(ci + ring, cells.nx - 1)
+            j0 = max(cj - ring, 0)
+            j1 = min(cj + ring, cells.ny - 1)
+            for j in range(j0, j1 + 1):
+                edge_row = j == cj - ring or j == cj + ring
+                for i in range(i0, i1 + 1):
+                    if not edge_row and i != ci - ring and i != ci + ring:
                         continue
-                    sep, nx, ny, qx, qy = separation_item(world, e, px, py)
-                    if world.one_sided and item_sides(world, e) != TWO_SIDED:
-                        if sep < edge_sep or (sep == edge_sep and
-                                              _behind_more(world, e, edge, px, py)):
-                            edge_sep = sep
-                            edge = e
-                    elif sep < best:
-                        best = sep
-                        bo = item_owner(world, e)
-                        bnx, bny, bqx, bqy = nx, ny, qx, qy
-        if min(best, edge_sep) <= lower_bound_outside(cells, px, py, i0, j0, i1, j1):
-            break
-        if i0 == 0 and j0 == 0 and i1 == cells.nx - 1 and j1 == cells.ny - 1:
-            break
-        ring += 1
+                    lo, hi = cell_span(world, cells, j * cells.nx + i)
+                    for t in range(lo, hi):
+                        e = np.int64(world.small[t])
+                        if not item_owner_alive(world, e) or (count > 0 and listed(
+                                work_ints, S_INSIDE, count, item_owner(world, e))):
+                            continue
+                        sep, nx, ny, qx, qy = separation_item(world, e, px, py)
+                        if world.one_sided and item_sides(world, e) != TWO_SIDED:
+                            if sep < edge_sep or (sep == edge_sep and
+                                                  _behind_more(world, e, edge, px, py)):
+                                edge_sep = sep
+                                edge = e
+                        elif sep < best:
+                            best = sep
+                            bo = item_owner(world, e)
+                            bnx, bny, bqx, bqy = nx, ny, qx, qy
+            if min(best, edge_sep) <= lower_bound_outside(cells, px, py, i0, j0, i1, j1):
+                break
+            if i0 == 0 and j0 == 0 and i1 == cells.nx - 1 and j1 == cells.ny - 1:
+                break
+            ring += 1
     if edge >= 0:
         sep, nx, ny, qx, qy = separation_one_sided(world, edge, px, py)
         if sep < best:
@@ -445,13 +493,13 @@ def nearest_point(world, px, py, work_ints):
 
 
 @njit(cache=True, forceinline=False)
-def overlapping_owners(blob, px, py, radius):
+def overlapping_owners(blob, live, px, py, radius):
     """Ids of the live obstacles whose signed separation from ``p`` is ``<= radius``.
 
     Returns an int64 array, unsorted, without repeats. The world comes
     packed (:func:`unpack_world`).
     """
-    world = unpack_world(blob)
+    world = unpack_world(blob, live)
     work = np.empty(SCRATCH_INTS, dtype=np.int64)
     count, best, bo, bnx, bny, bqx, bqy = inside_areas(world, px, py, work, S_INSIDE)
     found = np.empty(16 + count, dtype=np.int64)
@@ -459,27 +507,28 @@ def overlapping_owners(blob, px, py, radius):
     for t in range(count):
         found[n] = work[S_INSIDE + t]
         n += 1
-    cells = world.items
-    if cells.nx == 0:
-        return found[:n].copy()
-    j0, j1 = rows_capsule(cells, px, py, px, py, radius)
-    for j in range(j0, j1 + 1):
-        i0, i1 = columns_capsule(cells, px, py, px, py, radius, j)
-        for i in range(i0, i1 + 1):
-            lo, hi = cell_span(world, cells, j * cells.nx + i)
-            for t in range(lo, hi):
-                e = np.int64(world.small[t])
-                owner = item_owner(world, e)
-                if not is_alive(world, owner) or listed(found, 0, n, owner):
-                    continue
-                sep, nx, ny, qx, qy = separation_item(world, e, px, py)
-                if sep <= radius:
-                    if n == found.shape[0]:
-                        grown = np.empty(2 * n, dtype=np.int64)
-                        grown[:n] = found
-                        found = grown
-                    found[n] = owner
-                    n += 1
+    for grid in range(2):       # the items that never move, then the bodies'
+        cells = world.items if grid == 0 else world.moving
+        if cells.nx == 0:
+            continue
+        j0, j1 = rows_capsule(cells, px, py, px, py, radius)
+        for j in range(j0, j1 + 1):
+            i0, i1 = columns_capsule(cells, px, py, px, py, radius, j)
+            for i in range(i0, i1 + 1):
+                lo, hi = cell_span(world, cells, j * cells.nx + i)
+                for t in range(lo, hi):
+                    e = np.int64(world.small[t])
+                    owner = item_owner(world, e)
+                    if not is_alive(world, owner) or listed(found, 0, n, owner):
+                        continue
+                    sep, nx, ny, qx, qy = separation_item(world, e, px, py)
+                    if sep <= radius:
+                        if n == found.shape[0]:
+                            grown = np.empty(2 * n, dtype=np.int64)
+                            grown[:n] = found
+                            found = grown
+                        found[n] = owner
+                        n += 1
     return found[:n].copy()
 
 
@@ -490,7 +539,8 @@ def raycast_point(world, ox, oy, dx, dy, max_distance, work_ints):
     Returns ``(owner, distance, nx, ny)``; ``owner = -1``, ``inf`` for a miss
     within ``max_distance``. A ray that starts inside or on an obstacle hits it
     at distance 0 with that obstacle's way-out normal. Walks the broadphase
-    cells along the ray (Amanatides and Woo) and stops at the first cell whose
+    cells along the ray (Amanatides and Woo), those of the obstacles that
+    never move, then those of the bodies', and stops at the first cell whose
     entry lies beyond the best hit.
     """
     world = borrowed(world)
@@ -498,9 +548,24 @@ def raycast_point(world, ox, oy, dx, dy, max_distance, work_ints):
     bo, sep, nx, ny, qx, qy = probe_point(world, ox, oy, 0.0, work_ints)
     if bo >= 0 and sep <= 0.0:
         return bo, 0.0, nx, ny
-    cells = world.items
-    if cells.nx == 0:
+    best = math.inf
+    bo = -1
+    bnx = bny = 0.0
+    for grid in range(2):
+        cells = world.items if grid == 0 else world.moving
+        if cells.nx > 0:
+            best, bo, bnx, bny = _walk_ray(world, cells, ox, oy, dx, dy, max_distance,
+                                           best, bo, bnx, bny)
+    if best > max_distance:
         return -1, math.inf, 0.0, 0.0
+    return bo, best, bnx, bny
+
+
+@njit(cache=True, forceinline=False)
+def _walk_ray(world, cells, ox, oy, dx, dy, max_distance, best, bo, bnx, bny):
+    # The cells of one broadphase grid along the ray, as raycast_point says; returns the
+    # best hit (distance, owner, normal) so far.
+    world = borrowed(world)
     s = cells.cell_size
     gx0 = cells.origin_x
     gy0 = cells.origin_y
@@ -516,7 +581,7 @@ def raycast_point(world, ox, oy, dx, dy, max_distance, work_ints):
         hi = gx1 if axis == 0 else gy1
         if d == 0.0:
             if o < lo or o > hi:
-                return -1, math.inf, 0.0, 0.0
+                return best, bo, bnx, bny
         else:
             ta = (lo - o) / d
             tb = (hi - o) / d
@@ -524,8 +589,8 @@ def raycast_point(world, ox, oy, dx, dy, max_distance, work_ints):
                 ta, tb = tb, ta
             t_in = max(t_in, ta)
             t_out = min(t_out, tb)
-    if t_in > t_out:
-        return -1, math.inf, 0.0, 0.0
+    if t_in > t_out or t_in > best:
+        return best, bo, bnx, bny
     # Sweep vector: fractions of the whole ray, so one hit test per item.
     length = max_distance if max_distance < math.inf else t_out + s
     sx = dx * length
@@ -540,9 +605,6 @@ def raycast_point(world, ox, oy, dx, dy, max_distance, work_ints):
     t_max_y = (next_y - oy) / dy if dy != 0.0 else math.inf
     t_delta_x = s / abs(dx) if dx != 0.0 else math.inf
     t_delta_y = s / abs(dy) if dy != 0.0 else math.inf
-    best = math.inf
-    bo = -1
-    bnx = bny = 0.0
     while True:
         lo, hi = cell_span(world, cells, j * cells.nx + i)
         for t in range(lo, hi):
@@ -567,9 +629,7 @@ def raycast_point(world, ox, oy, dx, dy, max_distance, work_ints):
             t_max_y += t_delta_y
             if j < 0 or j >= cells.ny:
                 break
-    if best > max_distance:
-        return -1, math.inf, 0.0, 0.0
-    return bo, best, bnx, bny
+    return best, bo, bnx, bny
 
 
 @njit(cache=True, forceinline=False, inline="always")
@@ -599,10 +659,12 @@ def penetrations(world, px, py, radius, reach, work_floats, work_ints):
     count = 0
     n_inside, best, bo, bnx, bny, bqx, bqy = inside_areas(world, px, py, wi, S_INSIDE)
     # 1. Areas containing p: their depth, not their outline, is the separation.
-    cells = world.areas
-    if n_inside > 0:
+    for grid in range(2 if n_inside > 0 else 0):     # never moving, then the bodies'
+        cells = world.areas if grid == 0 else world.moving_areas
         i = cell_coord(cells, px, cells.origin_x)
         j = cell_coord(cells, py, cells.origin_y)
+        if cells.nx == 0 or i < 0 or j < 0 or i >= cells.nx or j >= cells.ny:
+            continue
         lo, hi = cell_span(world, cells, j * cells.nx + i)
         for t in range(lo, hi):
             a = np.int64(world.small[t])
@@ -620,50 +682,51 @@ def penetrations(world, px, py, radius, reach, work_floats, work_ints):
             wf[S_POINTS + 2 * count + 1] = qy
             count += 1
     # 2. Capsules near p, nearest one per obstacle.
-    cells = world.items
-    if cells.nx == 0:
-        return count
-    j0, j1 = rows_capsule(cells, px, py, px, py, radius + reach)
-    for j in range(j0, j1 + 1):
-        i0, i1 = columns_capsule(cells, px, py, px, py, radius + reach, j)
-        for i in range(i0, i1 + 1):
-            lo, hi = cell_span(world, cells, j * cells.nx + i)
-            for t in range(lo, hi):
-                e = np.int64(world.small[t])
-                if not item_owner_alive(world, e):
-                    continue
-                sep, nx, ny, qx, qy = separation_item(world, e, px, py)
-                sep -= radius
-                if sep > reach:
-                    continue
-                owner = item_owner(world, e)
-                if n_inside > 0 and listed(wi, S_INSIDE, n_inside, owner):
-                    continue
-                row = _row_of(wi, S_OWNERS, count, owner)
-                if row < 0:
-                    if count == MAX_PLANES:
+    for grid in range(2):       # the items that never move, then the bodies'
+        cells = world.items if grid == 0 else world.moving
+        if cells.nx == 0:
+            continue
+        j0, j1 = rows_capsule(cells, px, py, px, py, radius + reach)
+        for j in range(j0, j1 + 1):
+            i0, i1 = columns_capsule(cells, px, py, px, py, radius + reach, j)
+            for i in range(i0, i1 + 1):
+                lo, hi = cell_span(world, cells, j * cells.nx + i)
+                for t in range(lo, hi):
+                    e = np.int64(world.small[t])
+                    if not item_owner_alive(world, e):
                         continue
-                    row = count
-                    count += 1
-                    wi[S_OWNERS + row] = owner
-                elif wf[S_SEPARATIONS + row] <= sep:
-                    continue
-                wf[S_SEPARATIONS + row] = sep
-                wf[S_NORMALS + 2 * row] = nx
-                wf[S_NORMALS + 2 * row + 1] = ny
-                wf[S_POINTS + 2 * row] = qx
-                wf[S_POINTS + 2 * row + 1] = qy
+                    sep, nx, ny, qx, qy = separation_item(world, e, px, py)
+                    sep -= radius
+                    if sep > reach:
+                        continue
+                    owner = item_owner(world, e)
+                    if n_inside > 0 and listed(wi, S_INSIDE, n_inside, owner):
+                        continue
+                    row = _row_of(wi, S_OWNERS, count, owner)
+                    if row < 0:
+                        if count == MAX_PLANES:
+                            continue
+                        row = count
+                        count += 1
+                        wi[S_OWNERS + row] = owner
+                    elif wf[S_SEPARATIONS + row] <= sep:
+                        continue
+                    wf[S_SEPARATIONS + row] = sep
+                    wf[S_NORMALS + 2 * row] = nx
+                    wf[S_NORMALS + 2 * row + 1] = ny
+                    wf[S_POINTS + 2 * row] = qx
+                    wf[S_POINTS + 2 * row + 1] = qy
     return count
 
 
 @njit(cache=True, forceinline=False, nogil=True)
-def nearest_points(blob, points, owner, separation, normal, surface, queue):
+def nearest_points(blob, live, points, owner, separation, normal, surface, queue):
     """:func:`nearest_point` for the rows of ``points (n, 2)`` taken from ``queue``.
 
     The world comes packed (:func:`unpack_world`); ``queue`` is a
     :mod:`~sidestep.kernels.row_queue` shared by the threads.
     """
-    world = unpack_world(blob)
+    world = unpack_world(blob, live)
     work_buffer = np.empty(SCRATCH_INTS, dtype=np.int64)
     work = borrow(work_buffer)   # no reference counting per point (kept alive below)
     while True:
@@ -682,7 +745,7 @@ def nearest_points(blob, points, owner, separation, normal, surface, queue):
 
 
 @njit(cache=True, forceinline=False, nogil=True)
-def raycast_points(blob, origins, directions, max_distance, owner, distance, normal, point,
+def raycast_points(blob, live, origins, directions, max_distance, owner, distance, normal, point,
                    queue):
     """:func:`raycast_point` for the rays taken from ``queue`` (unit ``directions``).
 
@@ -690,7 +753,7 @@ def raycast_points(blob, origins, directions, max_distance, owner, distance, nor
     The world comes packed (:func:`unpack_world`); ``queue`` is a
     :mod:`~sidestep.kernels.row_queue` shared by the threads.
     """
-    world = unpack_world(blob)
+    world = unpack_world(blob, live)
     work_buffer = np.empty(SCRATCH_INTS, dtype=np.int64)
     work = borrow(work_buffer)   # no reference counting per ray (kept alive below)
     while True:

@@ -25,9 +25,11 @@ from .. import threads
 from .._types import FloatArray, IntArray, StateArray
 from ..kernels.polygon import contains_point_polygon
 from ..kernels.query import owners_in_box
+from ..kernels.world import AREA_POLYGON
 from ..kernels3d import culling
 from ..kernels3d import query as kq
 from ..kernels3d import volumes as kv
+from ..layers import ALL
 from ..storage import FAMILIES as FAMILIES_2D
 from ..tolerances import VOLUME_TOLERANCE
 from . import batch
@@ -88,7 +90,7 @@ def _spheres_of(volume: Volume, ids: IntArray, centers: FloatArray,
     return ids, batch.contains_spheres(volume, centers, radii)
 
 
-def query_2d(world: "World2D", volume: Volume) -> Query:
+def query_2d(world: "World2D", volume: Volume, mask: int = ALL) -> Query:
     """The obstacles of ``world`` (a :class:`~sidestep.World2D`) that 2D ``volume`` touches.
 
     The candidates are the obstacles in the cells of the world's broadphase
@@ -96,24 +98,26 @@ def query_2d(world: "World2D", volume: Volume) -> Query:
     (:func:`~sidestep.kernels.query.owners_in_box`); each is then tested
     exactly: circles, boxes, walls as capsules of their clearance, polygons
     by their corners and edges (and whether the volume lies inside them),
-    grids by their blocked cells.
+    grids by their blocked cells. Only obstacles on the layers of ``mask``
+    count.
     """
     _check(volume, 2)
     store = world._store
     blob = store.pack()
+    seen = store.live(mask)
     n_ids = store.alive.size
     lo, hi = _reach_2d(volume.packed, VOLUME_TOLERANCE + kq.margin(_scale(volume.packed)))
     mark = np.zeros(n_ids, dtype=np.uint8)
     found = np.empty(n_ids, dtype=np.int64)
-    n = owners_in_box(blob, lo[0], lo[1], hi[0], hi[1], mark, found)
+    n = owners_in_box(blob, seen, lo[0], lo[1], hi[0], hi[1], mark, found)
     return _test_2d(store, volume, np.sort(found[:n]))
 
 
-def scan_2d(world: "World2D", volume: Volume) -> Query:
+def scan_2d(world: "World2D", volume: Volume, mask: int = ALL) -> Query:
     """:func:`query_2d` testing every live obstacle, without the broadphase (its reference)."""
     _check(volume, 2)
     store = world._store
-    return _test_2d(store, volume, np.flatnonzero(store.alive.view()).astype(np.int64))
+    return _test_2d(store, volume, np.flatnonzero(store.live(mask)[:-1]).astype(np.int64))
 
 
 def _test_2d(store: "Store", volume: Volume, ids: IntArray) -> Query:
@@ -130,8 +134,12 @@ def _test_2d(store: "Store", volume: Volume, ids: IntArray) -> Query:
         first = store.first_item.view()[sel]
         parts.append((sel, _capsules(volume, g[first, 0:2], g[first, 2:4], g[first, 4])))
     sel = ids[family == code["box"]]
-    b = store.area_bounds.view()[store.area_of.view()[sel]]
-    parts.append(_boxes_of(volume, sel, b[:, 0:2], b[:, 2:4]))
+    # A box in a body is the polygon of its corners (turned, it is no longer axis-aligned).
+    turned = store.area_kind.view()[store.area_of.view()[sel]] == AREA_POLYGON
+    b = store.area_bounds.view()[store.area_of.view()[sel[~turned]]]
+    parts.append(_boxes_of(volume, sel[~turned], b[:, 0:2], b[:, 2:4]))
+    if np.any(turned):
+        parts.append((sel[turned], _polygons(store, volume, sel[turned])))
     sel = ids[family == code["polygon"]]
     if len(sel):
         parts.append((sel, _polygons(store, volume, sel)))
@@ -146,7 +154,11 @@ def _polygons(store: "Store", volume: Volume, ids: IntArray) -> StateArray:
     convex), touching when an edge touches or when the volume lies inside them."""
     ref = store.area_ref.view()[store.area_of.view()[ids]]
     flat = store.polygon_vertices.view()
-    corners = [flat[f:f + c] for f, c in ref]
+    return _polygon_states(volume, [flat[f:f + c] for f, c in ref])
+
+
+def _polygon_states(volume: Volume, corners: list[FloatArray]) -> StateArray:
+    """States of the polygons of ``corners`` (a list of ``(k, 2)``), as :func:`_polygons`."""
     every = np.concatenate(corners)
     held = batch.contains_points(volume, every) == Containment.CONTAINS
     ends = np.concatenate([np.roll(v, -1, axis=0) for v in corners])
@@ -154,13 +166,14 @@ def _polygons(store: "Store", volume: Volume, ids: IntArray) -> StateArray:
     # A point of the volume (a corner, its core's start, a ray's origin): inside
     # a polygon whose edges it misses, the whole volume is.
     px, py = volume.packed[kv.VERTS], volume.packed[kv.VERTS + 1]
-    coords = flat.reshape(-1)
-    out = np.zeros(len(ids), dtype=np.int8)
+    coords = every.reshape(-1)
+    out = np.zeros(len(corners), dtype=np.int8)
     at = np.cumsum([0] + [len(v) for v in corners])
-    for k, (f, c) in enumerate(ref):
+    for k in range(len(corners)):
         if held[at[k]:at[k + 1]].all():
             out[k] = Containment.CONTAINS
-        elif edge[at[k]:at[k + 1]].any() or contains_point_polygon(px, py, coords, 2 * f, c):
+        elif edge[at[k]:at[k + 1]].any() or contains_point_polygon(
+                px, py, coords, 2 * int(at[k]), len(corners[k])):
             out[k] = Containment.INTERSECTS
     return out
 
@@ -169,12 +182,18 @@ def _grids(store: "Store", volume: Volume, ids: IntArray) -> StateArray:
     """States of grids ``ids``, exact: by their blocked cells (none blocked: DISJOINT)."""
     out = np.zeros(len(ids), dtype=np.int8)
     for k, (r, _) in enumerate(store.area_ref.view()[store.area_of.view()[ids]]):
-        s, ox, oy = store.grid_frame.view()[r]
+        s, ox, oy, c, sn = store.grid_frame.view()[r]
         rows, cols = np.nonzero(store.grid_tables[r])
         if not len(rows):
             continue
-        lo = np.column_stack([ox + s * cols, oy + s * rows])
-        states = batch.contains_boxes(volume, lo, lo + s)
+        lo = np.column_stack([s * cols, s * rows])
+        if c == 1.0 and sn == 0.0:
+            states = batch.contains_boxes(volume, lo + (ox, oy), lo + (ox + s, oy + s))
+        else:           # a grid in a turned body: its cells are turned squares
+            square = np.array([(0.0, 0.0), (s, 0.0), (s, s), (0.0, s)])
+            turn = np.array([[c, sn], [-sn, c]])
+            cells = (lo[:, None, :] + square[None]) @ turn + (ox, oy)
+            states = _polygon_states(volume, list(cells))
         out[k] = Containment.CONTAINS if np.all(states == Containment.CONTAINS) else \
             Containment.INTERSECTS if np.any(states) else Containment.DISJOINT
     return out
@@ -211,7 +230,7 @@ def _reach_2d(a: FloatArray, grow: float) -> tuple[FloatArray, FloatArray]:
     return pts.min(axis=0) - slack, pts.max(axis=0) + slack
 
 
-def query_3d(world: "World3D", volume: Volume) -> Query:
+def query_3d(world: "World3D", volume: Volume, mask: int = ALL) -> Query:
     """The obstacles of ``world`` (a :class:`~sidestep.World3D`) that 3D ``volume`` touches.
 
     Through the world's bounding volume hierarchy
@@ -224,18 +243,18 @@ def query_3d(world: "World3D", volume: Volume) -> Query:
     towards INTERSECTS). Meshes and panels are surfaces: a volume inside a
     closed mesh touches none of it.
     """
-    return _query_3d(world, volume, tree=True)
+    return _query_3d(world, volume, tree=True, mask=mask)
 
 
-def scan_3d(world: "World3D", volume: Volume) -> Query:
+def scan_3d(world: "World3D", volume: Volume, mask: int = ALL) -> Query:
     """:func:`query_3d` testing every live primitive, without the hierarchy (its reference)."""
-    return _query_3d(world, volume, tree=False)
+    return _query_3d(world, volume, tree=False, mask=mask)
 
 
-def _query_3d(world: "World3D", volume: Volume, tree: bool) -> Query:
+def _query_3d(world: "World3D", volume: Volume, tree: bool, mask: int) -> Query:
     _check(volume, 3)
     store = world._store
-    packed = store.pack()
+    packed = store.pack(mask)
     n_ids = store.alive.size
     a = volume.packed
     polytope = a[kv.KIND] == kv.POLYTOPE

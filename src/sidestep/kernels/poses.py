@@ -1,0 +1,111 @@
+"""Writing the poses of 2D bodies into a world's obstacle arrays.
+
+A body's parts are kept in the body's own frame (as they were added, pose
+identity); :func:`pose_bodies_2d` writes ``x_world = R(angle) x + position``
+for the parts of the bodies given, into the store's arrays and, when the
+world is packed, into the packed buffer: capsule ends, polygon corners,
+grid frames (origin and turn), and the bounding boxes of the areas those
+make. Its cost is the bodies' parts, never the world's.
+
+Parts of body ``b`` are rows ``first[b]:first[b + 1]`` of each ``*_local``
+array, with their rows in the store (``*_store``) and, for items, in the
+packed buffer (``item_packed``, -1 when not packed).
+"""
+import math
+
+from numba import njit
+
+
+@njit(cache=True, inline="always")
+def _turn(c, s, tx, ty, x, y):
+    # x_world = R x + t, R the turn (c, s) = (cos a, sin a).
+    return c * x - s * y + tx, s * x + c * y + ty
+
+
+@njit(cache=True)
+def pose_bodies_2d(bodies, pose, item_first, item_local, item_store, item_packed,
+                   vertex_first, vertex_local, vertex_store,
+                   grid_first, grid_local, grid_store,
+                   area_first, area_store, area_kind, area_ref, area_grid, area_span,
+                   geometry, vertices, frame, bounds,
+                   floats, off_geometry, off_vertices, off_frame, off_bounds, item_width,
+                   packed):
+    """Write the pose ``pose[b] = (cos, sin, x, y)`` of each body ``b`` in ``bodies``.
+
+    ``item_local (k, 4)`` the capsules' ends; ``vertex_local (v, 2)`` polygon
+    corners; ``grid_local (g, 2)`` grid origins; areas are polygons
+    (``area_kind`` 1, corners ``area_ref (a, 2)``: first, count) or grids (2,
+    grid ``area_grid``, width and height ``area_span (a, 2)``). Store arrays:
+    ``geometry (n, 6)``, ``vertices (m, 2)``, ``frame (grids, 5)`` [cell,
+    ox, oy, cos, sin], ``bounds (areas, 4)``. When ``packed``, the same
+    values go into ``floats`` (the packed buffer's floats) at the offsets
+    given (``item_width`` floats per packed item).
+    """
+    for t in range(bodies.shape[0]):
+        b = bodies[t]
+        c = pose[b, 0]
+        s = pose[b, 1]
+        tx = pose[b, 2]
+        ty = pose[b, 3]
+        for r in range(item_first[b], item_first[b + 1]):
+            ax, ay = _turn(c, s, tx, ty, item_local[r, 0], item_local[r, 1])
+            bx, by = _turn(c, s, tx, ty, item_local[r, 2], item_local[r, 3])
+            e = item_store[r]
+            geometry[e, 0] = ax
+            geometry[e, 1] = ay
+            geometry[e, 2] = bx
+            geometry[e, 3] = by
+            if packed:
+                o = off_geometry + item_width * item_packed[r]
+                floats[o] = ax
+                floats[o + 1] = ay
+                floats[o + 2] = bx
+                floats[o + 3] = by
+        for r in range(vertex_first[b], vertex_first[b + 1]):
+            x, y = _turn(c, s, tx, ty, vertex_local[r, 0], vertex_local[r, 1])
+            v = vertex_store[r]
+            vertices[v, 0] = x
+            vertices[v, 1] = y
+            if packed:
+                floats[off_vertices + 2 * v] = x
+                floats[off_vertices + 2 * v + 1] = y
+        for r in range(grid_first[b], grid_first[b + 1]):
+            x, y = _turn(c, s, tx, ty, grid_local[r, 0], grid_local[r, 1])
+            g = grid_store[r]
+            frame[g, 1] = x
+            frame[g, 2] = y
+            frame[g, 3] = c
+            frame[g, 4] = s
+            if packed:
+                for k in range(1, 5):
+                    floats[off_frame + 5 * g + k] = frame[g, k]
+        for r in range(area_first[b], area_first[b + 1]):
+            a = area_store[r]
+            lox = loy = math.inf
+            hix = hiy = -math.inf
+            if area_kind[r] == 1:
+                for v in range(area_ref[r, 0], area_ref[r, 0] + area_ref[r, 1]):
+                    lox = min(lox, vertices[v, 0])
+                    hix = max(hix, vertices[v, 0])
+                    loy = min(loy, vertices[v, 1])
+                    hiy = max(hiy, vertices[v, 1])
+            else:
+                g = area_grid[r]
+                for corner in range(4):
+                    u = area_span[r, 0] if corner & 1 else 0.0
+                    w = area_span[r, 1] if corner & 2 else 0.0
+                    x = frame[g, 1] + c * u - s * w
+                    y = frame[g, 2] + s * u + c * w
+                    lox = min(lox, x)
+                    hix = max(hix, x)
+                    loy = min(loy, y)
+                    hiy = max(hiy, y)
+            bounds[a, 0] = lox
+            bounds[a, 1] = loy
+            bounds[a, 2] = hix
+            bounds[a, 3] = hiy
+            if packed:
+                floats[off_bounds + 4 * a] = lox
+                floats[off_bounds + 4 * a + 1] = loy
+                floats[off_bounds + 4 * a + 2] = hix
+                floats[off_bounds + 4 * a + 3] = hiy
