@@ -29,6 +29,12 @@ class BodyParts:
     def __init__(self) -> None:
         #: ``(bodies, 4)``: each body's pose as ``[cos, sin, x, y]``.
         self.pose = np.zeros((0, 4))
+        #: ``(bodies, MOTION)``: each body's last pose change (kernels.world.MOTION).
+        self.motion = np.zeros((0, _kw.MOTION))
+        #: ``(bodies,)``: how far the body's surface reaches from its frame's origin.
+        self.extent = np.zeros(0)
+        #: The number of the latest pose change (each set_poses call counts one).
+        self.stamp = 0
         self.item_first = np.zeros(1, dtype=np.int64)
         self.item_local = np.zeros((0, 4))              # capsule ends [ax, ay, bx, by]
         self.item_store = np.zeros(0, dtype=np.int64)   # their rows in the store
@@ -67,6 +73,18 @@ class BodyParts:
                 rows, cols = store.grid_tables[g].shape
                 span[row] = (cols * frame[g, 0], rows * frame[g, 0])
         self.pose = np.concatenate([self.pose, [[1.0, 0.0, 0.0, 0.0]]])
+        still = np.zeros((1, _kw.MOTION))
+        still[0, [0, 4]] = 1.0
+        self.motion = np.concatenate([self.motion, still])
+        local = store.item_geometry.view()[items]
+        reach = [np.hypot(local[:, 0], local[:, 1]) + local[:, 4],
+                 np.hypot(local[:, 2], local[:, 3]) + local[:, 4],
+                 np.hypot(*store.polygon_vertices.view()[vertices].T)]
+        for g, (w, h) in zip(ref[kind == _kw.AREA_GRID, 0], span[kind == _kw.AREA_GRID]):
+            corners = frame[g, 1:3] + np.array([[0.0, 0.0], [w, 0.0], [0.0, h], [w, h]])
+            reach.append(np.hypot(corners[:, 0], corners[:, 1]))
+        self.extent = np.append(self.extent, max((float(r.max()) for r in reach if len(r)),
+                                                 default=0.0))
         self.item_first = np.append(self.item_first, self.item_first[-1] + len(items))
         self.item_local, self.item_store = _grouped(
             [self.item_local, self.item_store],
@@ -83,6 +101,18 @@ class BodyParts:
         self.area_store, self.area_kind, self.area_ref, self.area_grid, self.area_span = \
             _grouped([self.area_store, self.area_kind, self.area_ref, self.area_grid,
                       self.area_span], [areas, kind, ref, ref[:, 0], span])
+
+    def move(self, bodies: IntArray, pose: FloatArray) -> None:
+        """Record the change to ``pose (k, 4)`` of ``bodies (k,)``: one more stamp."""
+        self.stamp += 1
+        before = self.pose[bodies]
+        c0, s0, c1, s1 = before[:, 0], before[:, 1], pose[:, 0], pose[:, 1]
+        turn = np.arctan2(s1 * c0 - c1 * s0, c1 * c0 + s1 * s0)
+        shift = np.hypot(*(pose[:, 2:4] - before[:, 2:4]).T)
+        self.motion[bodies] = np.column_stack([before, pose, turn,
+                                               shift + np.abs(turn) * self.extent[bodies],
+                                               np.full(len(bodies), float(self.stamp))])
+        self.pose[bodies] = pose
 
     def items(self) -> tuple[IntArray, FloatArray, IntArray, IntArray]:
         return self.item_first, self.item_local, self.item_store, self.item_packed
