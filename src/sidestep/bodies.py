@@ -70,9 +70,9 @@ class Bodies:
     def known(self, bodies: Ids, name: str = "body") -> IntArray:
         """``bodies`` as ``(k,) int64``, each an existing body (else ``KeyError``)."""
         arr = validation.ids(bodies, name)
-        for b in arr:
-            if not 0 <= b < len(self.members):
-                raise KeyError(f"no body with id {int(b)} in this world")
+        bad = (arr < 0) | (arr >= len(self.members))
+        if np.any(bad):
+            raise KeyError(f"no body with id {int(arr[np.argmax(bad)])} in this world")
         return arr
 
     def set(self, bodies: IntArray, positions: FloatArray, rotations: FloatArray,

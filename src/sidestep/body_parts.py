@@ -102,18 +102,6 @@ class BodyParts:
             _grouped([self.area_store, self.area_kind, self.area_ref, self.area_grid,
                       self.area_span], [areas, kind, ref, ref[:, 0], span])
 
-    def move(self, bodies: IntArray, pose: FloatArray) -> None:
-        """Record the change to ``pose (k, 4)`` of ``bodies (k,)``: one more stamp."""
-        self.stamp += 1
-        before = self.pose[bodies]
-        c0, s0, c1, s1 = before[:, 0], before[:, 1], pose[:, 0], pose[:, 1]
-        turn = np.arctan2(s1 * c0 - c1 * s0, c1 * c0 + s1 * s0)
-        shift = np.hypot(*(pose[:, 2:4] - before[:, 2:4]).T)
-        self.motion[bodies] = np.column_stack([before, pose, turn,
-                                               shift + np.abs(turn) * self.extent[bodies],
-                                               np.full(len(bodies), float(self.stamp))])
-        self.pose[bodies] = pose
-
     def items(self) -> tuple[IntArray, FloatArray, IntArray, IntArray]:
         return self.item_first, self.item_local, self.item_store, self.item_packed
 

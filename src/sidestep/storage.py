@@ -16,7 +16,7 @@ from .bodies import Bodies
 from .body_parts import BodyParts
 from .layers import ALL, Seen
 from .kernels import world as _kw
-from .kernels.poses import pose_bodies_2d
+from .kernels.poses import pose_bodies_2d, record_poses_2d
 from .kernels.grid import pyramid_grid
 from .kernels.index import Index, fill_index_boxes, fill_index_capsules
 from .kernels.segment import corner_codes_one_sided
@@ -201,29 +201,29 @@ class Store:
     def pose_bodies(self, bodies: IntArray, positions: FloatArray, angles: FloatArray,
                     dt: float) -> None:
         """Put checked ``bodies (k,)`` at ``positions (k, 2)``, turned by ``angles (k,)``."""
-        c = np.cos(angles)
-        s = np.sin(angles)
-        rotations = np.stack([np.stack([c, -s], -1), np.stack([s, c], -1)], 1)
-        self.bodies.set(bodies, positions, rotations, dt)
         parts = self._parts
-        parts.move(bodies, np.column_stack([c, s, positions]))
+        parts.stamp += 1
         blob = self._packed
         packed = blob is not None
         if packed:
             ints, floats, _ = split_blob(blob)
             offsets = (int(ints[_kw.H_F_GEOMETRY]), int(ints[_kw.H_F_VERTICES]),
                        int(ints[_kw.H_F_FRAME]), int(ints[_kw.H_F_BOUNDS]))
-            at = int(ints[_kw.H_F_MOTIONS])
-            floats[at:at + parts.motion.size] = parts.motion.reshape(-1)
-            floats[int(ints[_kw.H_F_INDEX]) + 12] = parts.motion[:, _kw.M_REACH].max()
-            ints[_kw.H_STAMP] = parts.stamp
+            motions = int(ints[_kw.H_F_MOTIONS])
         else:
-            floats, offsets = np.zeros(1), (0, 0, 0, 0)
+            floats, offsets, motions = np.zeros(1), (0, 0, 0, 0), 0
+        b = self.bodies
+        record_poses_2d(bodies, positions, angles, dt, float(parts.stamp), parts.pose,
+                        parts.motion, parts.extent, b.position, b.rotation, b.previous_position,
+                        b.previous_rotation, b.dt, floats, motions, packed)
         pose_bodies_2d(bodies, parts.pose, *parts.items(),
                        *parts.vertices(), *parts.grids(), *parts.areas(),
                        self.item_geometry.view(), self.polygon_vertices.view(),
                        self.grid_frame.view(), self.area_bounds.view(), floats, *offsets,
                        _kw.ITEM, packed)
+        if packed:
+            ints[_kw.H_STAMP] = parts.stamp
+            floats[int(ints[_kw.H_F_INDEX]) + 12] = parts.motion[:, _kw.M_REACH].max()
         self._moving_stale = True
         self.version += 1
 

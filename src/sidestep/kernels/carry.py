@@ -11,7 +11,9 @@ the slide meets the body, the body swept into the agent: the slide's end is
 where the body leaves it (pushed ahead of a blade, slid along a swinging
 door) and no speed lets the body pass through it. The agent is then moved
 there through the rest of the world (every obstacle but that body): a wall in
-the way stops it clear of the wall, and the body is said to squeeze it.
+the way stops it short, and the body is said to squeeze it: it then goes to
+the nearest spot clear of everything (round the door's edge, out of the
+pinch of two bars), so that no agent is ever left inside anything.
 
 A body's motion is read from its row in the packed world
 (:data:`~sidestep.kernels.world.MOTION`); rows newer than the caller's last
@@ -27,7 +29,7 @@ from .direct import registered
 from .index import columns_capsule, rows_capsule
 from .moves import (CONTACT_FIELDS, MAX_CONTACTS, O_X, O_Y, P_MARGIN, P_MAX_ITERATIONS,
                     P_MIN_MOTION, P_RADIUS, P_SKIN, P_SLACK, W_CONTACTS, W_OUT, W_PARAMS,
-                    W_SCRATCH_INTS, slide)
+                    W_SCRATCH_INTS, recover, slide)
 from .row_queue import next_rows
 from .world import (M_STAMP, M_TURN, MOTION, SCRATCH_FLOATS, SCRATCH_INTS, borrowed, cell_span,
                     item_owner, only_body, unpack_world, without_body)
@@ -156,6 +158,11 @@ def carry_agent(world, px, py, radius, since, skin, margin, slack, min_motion, m
             squeezed = True
         px = x
         py = y
+    if squeezed:
+        # Pushed against something it could not pass, the body overlaps it: it goes to
+        # the nearest spot clear of everything (round the door's edge, out of the pinch
+        # of two bars), never left inside.
+        px, py, _ = recover(world, px, py, radius, skin, slack, wf, wi)
     return px, py, touched, squeezed
 
 
