@@ -32,7 +32,7 @@ from .moves import (CONTACT_FIELDS, MAX_CONTACTS, O_X, O_Y, P_MARGIN, P_MAX_ITER
                     W_SCRATCH_INTS, recover, slide)
 from .row_queue import next_rows
 from .world import (M_STAMP, M_TURN, MOTION, SCRATCH_FLOATS, SCRATCH_INTS, borrowed, cell_span,
-                    item_owner, only_body, unpack_world, without_body)
+                    item_owner, item_within_reach, only_body, unpack_world, without_body)
 
 #: Radians of a body's turn per step of the path swept against it. An agent pushed by
 #: a turning body ``r`` from the turn's centre drifts towards it by about
@@ -94,8 +94,9 @@ def _carriers(world, px, py, reach, since, found):
         for i in range(i0, i1 + 1):
             lo, hi = cell_span(world, cells, j * cells.nx + i)
             for t in range(lo, hi):
-                owner = item_owner(world, np.int64(world.small[t]))
-                if world.live[owner] == 0:
+                e = np.int64(world.small[t])
+                owner = item_owner(world, e)
+                if world.live[owner] == 0 or not item_within_reach(world, e, px, py, reach):
                     continue
                 b = world.ints[world.body_of + owner]
                 if world.floats[world.motions + MOTION * b + M_STAMP] <= since:
