@@ -71,7 +71,7 @@ class Agent:
         self._radius = validation.length(radius, "radius")
         code = _MODE_CODES[validation.choice(mode, "mode", MODES)]
         self._mask = layers.mask(mask)
-        self._since = world._store._parts.stamp
+        self._since = world._store.bodies.count
         self._squeezed = False
         self._work = np.zeros(_moves.WORK_SIZE)
         self._work[_moves.W_PARAMS:_moves.W_OUT] = (self._radius, code, *world._tolerances(),
@@ -87,7 +87,7 @@ class Agent:
         store = self._store
         blob = store.pack()
         live = store.live(self._mask)
-        stamp = store._parts.stamp
+        stamp = store.bodies.count
         if stamp > self._since:
             # Bodies moved since the last step: their motion sweeps past the agent first.
             met = _carry.carry_packed_direct()(blob, live, self._work, self._x, self._y,

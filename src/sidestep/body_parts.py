@@ -33,8 +33,6 @@ class BodyParts:
         self.motion = np.zeros((0, _kw.MOTION))
         #: ``(bodies,)``: how far the body's surface reaches from its frame's origin.
         self.extent = np.zeros(0)
-        #: The number of the latest pose change (each set_poses call counts one).
-        self.stamp = 0
         self.item_first = np.zeros(1, dtype=np.int64)
         self.item_local = np.zeros((0, 4))              # capsule ends [ax, ay, bx, by]
         self.item_store = np.zeros(0, dtype=np.int64)   # their rows in the store

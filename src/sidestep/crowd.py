@@ -292,7 +292,7 @@ class Crowd(_Agents):
             raise TypeError(f"world must be a World2D, got {type(world).__name__}")
         self._world = world
         self._start(separation, mask)
-        self._since = world._store._parts.stamp     # bodies' poses from here on sweep past it
+        self._since = world._store.bodies.count     # bodies' poses from here on sweep past it
         self.add(positions, radii, weights)
 
     # ------------------------------------------------------------- agents
@@ -309,7 +309,7 @@ class Crowd(_Agents):
         (:mod:`sidestep.kernels.carry`); returns which ones were squeezed (None: no body
         moved)."""
         store = world._store
-        stamp = store._parts.stamp
+        stamp = store.bodies.count
         n = len(self._ids)
         if stamp <= self._since or n == 0:
             self._since = stamp

@@ -202,7 +202,8 @@ class Store:
                     dt: float) -> None:
         """Put checked ``bodies (k,)`` at ``positions (k, 2)``, turned by ``angles (k,)``."""
         parts = self._parts
-        parts.stamp += 1
+        b = self.bodies
+        b.count += 1
         blob = self._packed
         packed = blob is not None
         if packed:
@@ -212,17 +213,16 @@ class Store:
             motions = int(ints[_kw.H_F_MOTIONS])
         else:
             floats, offsets, motions = np.zeros(1), (0, 0, 0, 0), 0
-        b = self.bodies
-        record_poses_2d(bodies, positions, angles, dt, float(parts.stamp), parts.pose,
-                        parts.motion, parts.extent, b.position, b.rotation, b.previous_position,
-                        b.previous_rotation, b.dt, floats, motions, packed)
+        record_poses_2d(bodies, positions, angles, dt, b.count, parts.pose, parts.motion,
+                        parts.extent, b.position, b.rotation, b.previous_position,
+                        b.previous_rotation, b.dt, b.stamp, floats, motions, packed)
         pose_bodies_2d(bodies, parts.pose, *parts.items(),
                        *parts.vertices(), *parts.grids(), *parts.areas(),
                        self.item_geometry.view(), self.polygon_vertices.view(),
                        self.grid_frame.view(), self.area_bounds.view(), floats, *offsets,
                        _kw.ITEM, packed)
         if packed:
-            ints[_kw.H_STAMP] = parts.stamp
+            ints[_kw.H_STAMP] = b.count
             floats[int(ints[_kw.H_F_INDEX]) + 12] = parts.motion[:, _kw.M_REACH].max()
         self._moving_stale = True
         self.version += 1
@@ -282,7 +282,7 @@ class Store:
         body_of[:len(known)] = known
         motion = self._parts.motion
         reach = float(motion[:, _kw.M_REACH].max()) if len(motion) else 0.0
-        return body_of, motion, self._parts.stamp, reach
+        return body_of, motion, self.bodies.count, reach
 
     def _moving_index(self, geometry: FloatArray, first: int) -> tuple[Index, Index]:
         """The bodies' grids: over their items ``geometry`` (packed from row ``first``) and
