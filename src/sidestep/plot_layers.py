@@ -16,7 +16,7 @@ imported inside the functions, as in :mod:`sidestep.plot`.
 >>> import sidestep
 >>> world = sidestep.World2D()
 >>> ids = world.add_circles([(0, 0), (3, 0)], 1.0, layer=[0, 2])
->>> [(colour, moving, list(ids)) for colour, moving, ids in groups(world, "0.35")]
+>>> [(colour, moving, ids.tolist()) for colour, moving, ids in groups(world, "0.35")]
 [('0.35', False, [0]), ('tab:purple', False, [1])]
 >>> [h.get_label() for h in legend_handles(world, "0.35")]
 ['layer 0', 'layer 2']
