@@ -3,8 +3,9 @@
 The same format as :mod:`sidestep.io.scene` (``"format": "sidestep-scene"``,
 version 1, or 2 when an obstacle is on a layer other than 0; ``id`` giving
 the load order; numbers written with ``repr`` so a round trip is exact),
-marked ``"dimensions": 3`` and holding the 3D families. :func:`sidestep.load` and :func:`sidestep.io.save` pick this module
-by that key and by the world's type::
+marked ``"dimensions": 3`` and holding the 3D families.
+:func:`sidestep.load` and :func:`sidestep.io.save` pick this module by that
+key and by the world's type::
 
     {
      "format": "sidestep-scene",

@@ -308,10 +308,10 @@ def collision_layer(value, path, place):
     --------
     >>> collision_layer(3, "map.tmj", "layer 'Glass'"), collision_layer("31", "map.tmj", "x")
     (3, 31)
-    >>> collision_layer(32, "map.tmj", "layer 'Glass'")
+    >>> collision_layer(32, "map.tmj", "layer 'Glass'")     # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    sidestep.level.LevelError: map.tmj: layer 'Glass': sidestep_layer must be a whole number 0..31, got 32
+    sidestep.level.LevelError: map.tmj: layer 'Glass': sidestep_layer must be ... 0..31, got 32
     """
     number = None
     if isinstance(value, str) and value.strip().isdigit():
