@@ -324,7 +324,8 @@ class World2D(ObstacleIds):
         ``dt`` (seconds since its last pose, > 0) only scales
         :meth:`velocity`. Costs in proportion to the body's obstacles.
         """
-        self.set_poses([body], [position], [angle], dt)
+        self.set_poses([body], np.reshape(validation.as_float_array(position, "position"),
+                                          (1, -1)), [angle], dt)
 
     def set_poses(self, bodies: Ids, positions: Points2, angles: Numbers = 0.0,
                   dt: float = 1.0) -> None:
