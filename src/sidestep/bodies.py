@@ -70,10 +70,40 @@ class Bodies:
     def known(self, bodies: Ids, name: str = "body") -> IntArray:
         """``bodies`` as ``(k,) int64``, each an existing body (else ``KeyError``)."""
         arr = validation.ids(bodies, name)
-        for b in arr:
-            if not 0 <= b < len(self.members):
-                raise KeyError(f"no body with id {int(b)} in this world")
+        bad = (arr < 0) | (arr >= len(self.members))
+        if np.any(bad):
+            raise KeyError(f"no body with id {int(arr[np.argmax(bad)])} in this world")
         return arr
+
+    def refuse_members(self, ids: IntArray, action: str) -> None:
+        """``ValueError`` if one of obstacles ``ids`` is in a body: ``action`` (say
+        ``"translate"``) would move it apart from its body; ``set_pose`` moves it."""
+        n = len(self.body_of)
+        inside = ids[ids < n][self.body_of[ids[ids < n]] >= 0]
+        if len(inside):
+            i = int(inside[0])
+            raise ValueError(f"ids: obstacle {i} is in body {int(self.body_of[i])}; it moves "
+                             f"with its body (set_pose), not by {action}")
+
+    def checked(self, bodies: Ids, positions: object) -> tuple[IntArray, FloatArray]:
+        """The arguments of ``set_poses``, checked before anything is written.
+
+        Returns ``bodies`` as ``(k,) int64``, each an existing body
+        (``KeyError``) named once (``ValueError``), and ``positions`` as
+        ``(k, dim) float64``, finite (``ValueError`` naming ``positions``).
+        """
+        b = self.known(bodies, "bodies")
+        if len(b) > 1 and len(np.unique(b)) != len(b):
+            raise ValueError("bodies must not name a body twice")
+        p = validation.as_float_array(positions, "positions")
+        if p.shape == (self.dim,) and len(b) == 1:
+            p = p[None]
+        if p.shape != (len(b), self.dim):
+            raise ValueError(f"positions must hold one ({self.dim},) position per body, as "
+                             f"({len(b)}, {self.dim}); got shape {p.shape}")
+        if not np.all(np.isfinite(p)):
+            raise ValueError("positions must be finite")
+        return b, np.ascontiguousarray(p)
 
     def set(self, bodies: IntArray, positions: FloatArray, rotations: FloatArray,
             dt: float) -> None:
