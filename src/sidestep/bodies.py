@@ -93,7 +93,7 @@ class Bodies:
         ``(k, dim) float64``, finite (``ValueError`` naming ``positions``).
         """
         b = self.known(bodies, "bodies")
-        if len(b) > 1 and len(np.unique(b)) != len(b):
+        if len(b) > 1 and np.bincount(b).max() > 1:
             raise ValueError("bodies must not name a body twice")
         p = validation.as_float_array(positions, "positions")
         if p.shape == (self.dim,) and len(b) == 1:
@@ -106,10 +106,19 @@ class Bodies:
         return b, np.ascontiguousarray(p)
 
     def set(self, bodies: IntArray, positions: FloatArray, rotations: FloatArray,
-            dt: float) -> None:
-        """Record new poses: the ones they replace become the previous poses."""
-        self.previous_position[bodies] = self.position[bodies]
-        self.previous_rotation[bodies] = self.rotation[bodies]
+            dt: float, distinct: bool = False) -> None:
+        """Record new poses: the ones they replace become the previous poses.
+
+        With ``distinct`` (no body named twice) and every body named, the
+        current and previous arrays swap instead of copying (a frame that
+        poses every body).
+        """
+        if distinct and len(bodies) == len(self.members):
+            self.previous_position, self.position = self.position, self.previous_position
+            self.previous_rotation, self.rotation = self.rotation, self.previous_rotation
+        else:
+            self.previous_position[bodies] = self.position[bodies]
+            self.previous_rotation[bodies] = self.rotation[bodies]
         self.position[bodies] = positions
         self.rotation[bodies] = rotations
         self.dt[bodies] = dt

@@ -20,6 +20,7 @@ import numbers
 import numpy as np
 
 from . import validation
+from .kernels3d.poses import quaternion_matrices
 from ._types import FloatArray
 
 #: How far from unit a quaternion's length, or from orthonormal a matrix, may be
@@ -79,23 +80,11 @@ def rotations(value: object, k: int, name: str = "rotations") -> FloatArray:
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must be finite")
     if arr.shape == (k, 4):
-        length = np.sqrt(np.einsum("ij,ij->i", arr, arr))
-        bad = np.abs(length - 1.0) > UNIT_TOLERANCE
-        if np.any(bad):
-            i = int(np.argmax(bad))
-            raise ValueError(f"{_at(name, k, i)} must be a unit quaternion (w, x, y, z); its "
-                             f"length is {length[i]:g}")
-        w, x, y, z = (arr / length[:, None]).T
         out = np.empty((k, 3, 3))
-        out[:, 0, 0] = 1 - 2 * (y * y + z * z)
-        out[:, 0, 1] = 2 * (x * y - w * z)
-        out[:, 0, 2] = 2 * (x * z + w * y)
-        out[:, 1, 0] = 2 * (x * y + w * z)
-        out[:, 1, 1] = 1 - 2 * (x * x + z * z)
-        out[:, 1, 2] = 2 * (y * z - w * x)
-        out[:, 2, 0] = 2 * (x * z - w * y)
-        out[:, 2, 1] = 2 * (y * z + w * x)
-        out[:, 2, 2] = 1 - 2 * (x * x + y * y)
+        i = quaternion_matrices(np.ascontiguousarray(arr), UNIT_TOLERANCE, out)
+        if i >= 0:
+            raise ValueError(f"{_at(name, k, i)} must be a unit quaternion (w, x, y, z); its "
+                             f"length is {np.linalg.norm(arr[i]):g}")
         return out
     gram = arr @ arr.transpose(0, 2, 1)
     off = np.abs(gram - np.eye(3)).reshape(k, 9).max(axis=1) > UNIT_TOLERANCE

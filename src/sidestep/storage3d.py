@@ -25,7 +25,7 @@ from . import tolerances
 from ._types import BoolArray, FloatArray, Geometry3D, IntArray
 from .bodies import Bodies
 from .kernels3d import world as _kw
-from .kernels3d.poses import pose_bodies_3d, pose_packed
+from .kernels3d.poses import drift, pose_bodies_3d, pose_packed
 from .kernels3d.mesh import active_edges, face_normals
 from .kernels3d.voxels import merge_cells, surface_squares
 from .layers import ALL, Seen
@@ -68,6 +68,7 @@ class Parts3D:
         self.centre = np.zeros((0, 3))
         #: ``(bodies, 3)`` bool: the up axes of the ground (heightfield) triangles it holds.
         self.ground = np.zeros((0, 3), dtype=bool)
+        self.any_ground = False
 
     def add(self, frame_row: int, prims: IntArray, kinds: IntArray, params: FloatArray,
             rows: IntArray, vertices: FloatArray, boxes: FloatArray) -> None:
@@ -86,6 +87,7 @@ class Parts3D:
         ground = params[(kinds == _kw.PRIM_POLYGON) & (params[:, _kw.P_GROUND] != 0),
                         _kw.P_GROUND].astype(np.int64) - 1
         self.ground = np.concatenate([self.ground, np.isin(np.arange(3), ground)[None]])
+        self.any_ground = bool(self.ground.any())
 
     def arrays(self) -> tuple[IntArray, IntArray, IntArray, IntArray, FloatArray, IntArray,
                               IntArray, FloatArray]:
@@ -325,7 +327,7 @@ class Store3D:
         before anything is written.
         """
         parts = self._parts
-        ground = parts.ground[bodies]
+        ground = parts.ground[bodies] if parts.any_ground else parts.ground[:0]
         if ground.any():
             # R e_up == e_up, to rounding: the up axis' column of R.
             k, axis = np.nonzero(ground)
@@ -335,7 +337,7 @@ class Store3D:
                 raise ValueError(f"rotations: body {b} holds a heightfield (solid below along "
                                  f"axis {'xyz'[int(axis[np.argmax(tilted)])]}), so it may turn "
                                  "only about that axis")
-        self.bodies.set(bodies, positions, rotations, dt)
+        self.bodies.set(bodies, positions, rotations, dt, distinct=True)
         self.version += 1
         arrays = parts.arrays()
         pose_bodies_3d(bodies, rotations, positions, *arrays, self.params.view(),
@@ -345,9 +347,8 @@ class Store3D:
             return
         # The bodies' centres now against where they stood at the build (see
         # BODY_DRIFT): refit in place, or rebuild at the next pack.
-        centre = np.einsum("kij,kj->ki", rotations, parts.centre[bodies]) + positions
-        drift = np.abs(centre - self._built_centre[bodies]).max()
-        if drift > BODY_DRIFT * self._size:
+        if drift(bodies, rotations, positions, parts.centre, self._built_centre) > \
+                BODY_DRIFT * self._size:
             self._packed = None
             return
         pose_packed(bodies, rotations, positions, *arrays, packed, self._boxes, self._row_of)

@@ -14,11 +14,40 @@ them. Its cost is the bodies' parts, never the world's.
 Parts of body ``b`` are rows ``first[b]:first[b + 1]`` of each ``*_local``
 array, with their rows in the world's arrays (``*_row``).
 """
+import math
+
 from numba import njit
 
 from . import bvh as _bvh
 from .world import (P_COUNT, P_FIRST, P_FLOOR, P_FRONT, P_GROUND, P_NX, PRIM_POLYGON, PRIM_SPHERE,
                     T_OWNER, T_PART, prim_box)
+
+
+@njit(cache=True)
+def quaternion_matrices(q, tolerance, out):
+    """Rotation matrices ``out (k, 3, 3)`` of quaternions ``q (k, 4)`` ``(w, x, y, z)``.
+
+    Each is normalised first; returns the first row whose length is farther
+    than ``tolerance`` from 1 (then ``out`` is partly written), or -1.
+    """
+    for i in range(q.shape[0]):
+        length = math.sqrt(q[i, 0] ** 2 + q[i, 1] ** 2 + q[i, 2] ** 2 + q[i, 3] ** 2)
+        if not abs(length - 1.0) <= tolerance:
+            return i
+        w = q[i, 0] / length
+        x = q[i, 1] / length
+        y = q[i, 2] / length
+        z = q[i, 3] / length
+        out[i, 0, 0] = 1 - 2 * (y * y + z * z)
+        out[i, 0, 1] = 2 * (x * y - w * z)
+        out[i, 0, 2] = 2 * (x * z + w * y)
+        out[i, 1, 0] = 2 * (x * y + w * z)
+        out[i, 1, 1] = 1 - 2 * (x * x + z * z)
+        out[i, 1, 2] = 2 * (y * z - w * x)
+        out[i, 2, 0] = 2 * (x * z - w * y)
+        out[i, 2, 1] = 2 * (y * z + w * x)
+        out[i, 2, 2] = 1 - 2 * (x * x + y * y)
+    return -1
 
 
 @njit(cache=True, inline="always")
@@ -74,18 +103,40 @@ def pose_bodies_3d(bodies, rotations, positions, frame_row, prim_first, prim_row
 
 
 @njit(cache=True)
+def drift(bodies, rotations, positions, centre, built):
+    """How far the farthest of ``bodies`` would stand from where it stood at the build:
+    the largest coordinate of ``R centre[b] + position - built[b]``."""
+    out = 0.0
+    for i in range(bodies.shape[0]):
+        b = bodies[i]
+        for a in range(3):
+            c = rotations[i, a, 0] * centre[b, 0] + rotations[i, a, 1] * centre[b, 1] + \
+                rotations[i, a, 2] * centre[b, 2] + positions[i, a]
+            out = max(out, abs(c - built[b, a]))
+    return out
+
+
+@njit(cache=True)
 def pose_packed(bodies, rotations, positions, frame_row, prim_first, prim_row, prim_kind,
                 prim_local, vertex_first, vertex_row, vertex_local, world, boxes, row_of):
     """:func:`pose_bodies_3d` into a packed ``world``, then the moved primitives' ``boxes``
     (their rows ``row_of`` in leaf order give their triangle rows) and the hierarchy
-    above them (:func:`~sidestep.kernels3d.bvh.refit_primitives`), in place."""
+    above them, in place.
+
+    Each moved primitive's leaf is refitted and the walk goes up while a box
+    changes (:func:`~sidestep.kernels3d.bvh.refit_primitives`), ``O(moved x
+    depth)``; when that would visit more nodes than the tree has (many bodies
+    at once) every node is refitted in one pass instead, ``O(nodes)``.
+    """
     pose_bodies_3d(bodies, rotations, positions, frame_row, prim_first, prim_row, prim_kind,
                    prim_local, vertex_first, vertex_row, vertex_local, world.params,
                    world.vertices)
     v = world.vertices
     rows = world.triangles
+    moved = 0
     for i in range(bodies.shape[0]):
         b = bodies[i]
+        moved += prim_first[b + 1] - prim_first[b]
         for r in range(prim_first[b], prim_first[b + 1]):
             e = prim_row[r]
             k = world.kind[e]
@@ -106,4 +157,10 @@ def pose_packed(bodies, rotations, positions, frame_row, prim_first, prim_row, p
                 rows[row, 12] = p[P_FRONT]
                 rows[row, T_OWNER] = world.owner[e]
                 rows[row, T_PART] = world.part[e]
-        _bvh.refit_primitives(world.tree, boxes, prim_row[prim_first[b]:prim_first[b + 1]])
+    tree = world.tree
+    if moved * max(tree.depth, 1) > tree.boxes.shape[0]:
+        _bvh.refit(tree, boxes)
+        return
+    for i in range(bodies.shape[0]):
+        b = bodies[i]
+        _bvh.refit_primitives(tree, boxes, prim_row[prim_first[b]:prim_first[b + 1]])
