@@ -14,6 +14,7 @@ import numpy as np
 
 from . import poses, validation
 from ._types import FloatArray, Ids, IntArray
+from .tolerances import MAX_COORDINATE
 
 
 class Bodies:
@@ -101,8 +102,9 @@ class Bodies:
         if p.shape != (len(b), self.dim):
             raise ValueError(f"positions must hold one ({self.dim},) position per body, as "
                              f"({len(b)}, {self.dim}); got shape {p.shape}")
-        if not np.all(np.isfinite(p)):
-            raise ValueError("positions must be finite")
+        if not np.all(np.abs(p) <= MAX_COORDINATE):
+            raise ValueError(f"positions must be finite and within {MAX_COORDINATE:g} of the "
+                             "origin")
         return b, np.ascontiguousarray(p)
 
     def set(self, bodies: IntArray, positions: FloatArray, rotations: FloatArray,

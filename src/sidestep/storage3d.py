@@ -82,7 +82,8 @@ class Parts3D:
         self.vertex_first = np.append(self.vertex_first, self.vertex_first[-1] + len(rows))
         self.vertex_row = np.concatenate([self.vertex_row, rows])
         self.vertex_local = np.concatenate([self.vertex_local, vertices])
-        centre = 0.5 * (boxes[:, 0:3].min(axis=0) + boxes[:, 3:6].max(axis=0))
+        centre = 0.5 * (boxes[:, 0:3].min(axis=0) + boxes[:, 3:6].max(axis=0)) if len(boxes) \
+            else np.zeros(3)      # an empty voxel table or mesh: nothing to drift
         self.centre = np.concatenate([self.centre, centre[None]])
         ground = params[(kinds == _kw.PRIM_POLYGON) & (params[:, _kw.P_GROUND] != 0),
                         _kw.P_GROUND].astype(np.int64) - 1

@@ -180,7 +180,7 @@ def test_set_pose_turns_box_into_oriented_box():
     corner = np.array([10.0, 0.0, 0.0]) + poses.rotation(
         (math.cos(angle / 2), 0.0, math.sin(angle / 2), 0.0)) @ (0.95, 0.45, 0.2)
     assert world.clearance(corner) == pytest.approx(-0.05, abs=1e-12)
-    assert world.overlapping(corner) .tolist() == [int(box[0])]
+    assert world.overlapping(corner).tolist() == [int(box[0])]
     # A capsule agent slides along the turned face, never inside.
     m = world.move((12.0, 0.0, -3.0), (-4.0, 0.0, 6.0), radius=0.3, height=1.5)
     assert world.clearance(m.position) >= 0.3 - 1e-6
@@ -230,7 +230,8 @@ def test_set_poses_batch_equals_single():
     def build():
         world = sidestep.World3D()
         _floor(world)
-        bodies = [world.add_body(world.add_boxes([c], [c + 1.0])) for c in rng.uniform(-5, 5, (4, 3))]
+        corners = rng.uniform(-5, 5, (4, 3))
+        bodies = [world.add_body(world.add_boxes([c], [c + 1.0])) for c in corners]
         bodies.append(world.add_body(world.add_spheres([(0.0, 3.0, 0.0)], 0.5)))
         return world, bodies
 
@@ -311,3 +312,49 @@ def test_bad_input():
     np.testing.assert_array_equal(world.clearance(np.array([(0.5, 2.0, 0.5),
                                                             (2.5, 2.0, 0.5)])), before)
     np.testing.assert_array_equal(world.pose(body)[0], 0.0)
+
+
+def test_poses_refit_in_place_and_a_far_journey_rebuilds_lazily():
+    rng = np.random.default_rng(3)
+    world = sidestep.World3D()
+    _floor(world)
+    world.add_spheres(rng.uniform(-8, 8, (50, 3)), 0.3)
+    lo = np.array([[-0.5, -0.5, -0.5]])
+    body = world.add_body(world.add_boxes(lo, -lo))
+    p = rng.uniform(-9, 9, (200, 3))
+    world.clearance(p)
+    packed = world._store.pack()
+    for step, position in enumerate([(0.5, 0.0, 0.0), (1.0, 0.5, 0.0), (30.0, 0.0, 0.0),
+                                     (1.0, 0.0, 2.0)]):
+        q = _quaternion(rng)
+        world.set_pose(body, position=position, rotation=q)
+        reference = sidestep.World3D()
+        _floor(reference)
+        reference.add_spheres(world.geometry("sphere")["centers"][:50], 0.3)
+        reference.add_mesh(_moved(_corners(lo[0], -lo[0]), poses.rotation(q), position),
+                           BOX_TRIANGLES)
+        outside = p[world.clearance(p) > 0.0]
+        np.testing.assert_allclose(world.clearance(outside), reference.clearance(outside),
+                                   **close)
+        # Near poses refit the tree the world was packed with; the journey of
+        # 30 (more than a quarter of the level) has it rebuilt at the next query.
+        assert (world._store.pack() is packed) == (step < 2)
+        packed = world._store.pack()
+
+
+def test_many_poses_leave_no_rounding_behind():
+    rng = np.random.default_rng(5)
+    world = sidestep.World3D()
+    vertices = rng.uniform(-1, 1, (4, 3))
+    ids = [world.add_mesh(vertices, np.array([[0, 1, 2], [0, 3, 1], [0, 2, 3], [1, 3, 2]])),
+           *world.add_boxes([(2.0, 0.0, 0.0)], [(3.0, 1.0, 0.5)]),
+           *world.add_spheres([(0.0, 3.0, 0.0)], 0.5),
+           *world.add_cylinders([(0.0, 0.0, 3.0)], 0.5, 1.0)]
+    p = rng.uniform(-4, 4, (100, 3))
+    before = world.clearance(p)
+    body = world.add_body(ids)
+    for _ in range(500):
+        world.set_pose(body, position=rng.uniform(-1, 1, 3), rotation=_quaternion(rng))
+    world.set_pose(body, position=(0.0, 0.0, 0.0))
+    np.testing.assert_array_equal(world.clearance(p), before)
+    np.testing.assert_array_equal(world.geometry("mesh")["vertices"][0], vertices)
