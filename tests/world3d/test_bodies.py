@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import sidestep
@@ -67,8 +67,14 @@ def _answers(world, reference, rng, n=48, moves=True, height=0.0, outside=False)
     np.testing.assert_allclose(ray.distance[ray.hit], ray_ref.distance[ray.hit], **close)
     np.testing.assert_allclose(ray.normal[ray.hit], ray_ref.normal[ray.hit], atol=1e-9)
     if moves:
-        np.testing.assert_allclose(world.move_many(p, d, 0.3, height=height),
-                                   reference.move_many(p, d, 0.3, height=height), atol=1e-8)
+        # Moves from starts clear of everything: one overlapping a two-sided
+        # panel recovers to the side of it the core's middle is on, and a core
+        # that straddles the plane goes one way or the other by rounding (seed
+        # 1 of the mesh test: normals 3e-16 apart, ends 0.09 apart).
+        clear = [len(reference.overlapping(q, 0.3 + 1e-6, height)) == 0 for q in p]
+        np.testing.assert_allclose(world.move_many(p[clear], d[clear], 0.3, height=height),
+                                   reference.move_many(p[clear], d[clear], 0.3, height=height),
+                                   atol=1e-8)
     for k in range(6):
         assert np.array_equal(world.overlapping(p[k], 1.5), reference.overlapping(p[k], 1.5))
         for volume in (Box(p[k] - 1.5, p[k] + 1.5), Sphere(p[k], 1.7)):
@@ -84,6 +90,7 @@ def _floor(world):
 
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 10_000), st.tuples(*[st.floats(-3, 3)] * 3))
+@example(1, (0.9375, 0.75, -1.5))
 def test_mesh_panel_sphere_body_answers_as_the_moved_world(seed, position):
     rng = np.random.default_rng(seed)
     R = poses.rotation(_quaternion(rng))
