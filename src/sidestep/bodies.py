@@ -99,6 +99,8 @@ class Bodies:
         p = validation.as_float_array(positions, "positions")
         if p.shape == (self.dim,) and len(b) == 1:
             p = p[None]
+        elif p.size == 0 and len(b) == 0:
+            p = p.reshape(0, self.dim)        # no bodies, no positions: nothing to do
         if p.shape != (len(b), self.dim):
             raise ValueError(f"positions must hold one ({self.dim},) position per body, as "
                              f"({len(b)}, {self.dim}); got shape {p.shape}")

@@ -74,6 +74,8 @@ def rotations(value: object, k: int, name: str = "rotations") -> FloatArray:
     if value is None:
         return np.broadcast_to(np.eye(3), (k, 3, 3)).copy()
     arr = validation.as_float_array(value, name)
+    if k == 0 and arr.size == 0:
+        return np.zeros((0, 3, 3))
     if arr.shape not in ((k, 4), (k, 3, 3)):
         raise ValueError(f"{name} must hold {k} unit quaternions (w, x, y, z) as ({k}, 4) or "
                          f"{k} rotation matrices as ({k}, 3, 3), got shape {arr.shape}")

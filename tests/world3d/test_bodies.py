@@ -256,6 +256,8 @@ def test_set_poses_batch_equals_single():
             np.testing.assert_array_equal(got, ref)
     p = rng.uniform(-6, 6, (64, 3))
     np.testing.assert_array_equal(many.clearance(p), one.clearance(p))
+    many.set_poses([], [], [])                      # nothing to pose: nothing changes
+    np.testing.assert_array_equal(many.clearance(p), one.clearance(p))
     # Matrices as well as quaternions, and no rotation at all.
     many.set_poses(bodies, positions, [poses.rotation(q) for q in quaternions])
     one.set_poses(bodies, positions)
