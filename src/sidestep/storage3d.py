@@ -307,7 +307,9 @@ class Store3D:
         ranges = self.vertex_range.view()[members]
         rows = np.concatenate([np.arange(f, f + c) for f, c in ranges]).astype(np.int64)
         frame = self.vertices.size
-        self.vertices.extend(np.concatenate([np.eye(3), np.zeros((1, 3))]))
+        identity = np.zeros((_kw.FRAME_ROWS, 3))
+        identity[:3] = np.eye(3)                # R's rows, then the position 0
+        self.vertices.extend(identity)
         solid = (kinds == _kw.PRIM_BOX) | (kinds == _kw.PRIM_CYLINDER)
         self.params.data[prims[solid], _kw.S_FRAME] = frame + 1
         params = self.params.view()
