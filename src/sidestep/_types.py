@@ -56,7 +56,8 @@ Mode: TypeAlias = Literal["slide", "push", "block", "ghost"]
 #: How a crowd's agents meet each other (:meth:`sidestep.Crowd.step`).
 CrowdMode: TypeAlias = Literal["slide", "block", "ghost"]
 #: Why a move ended (:attr:`sidestep.Move.stop`).
-Stop: TypeAlias = Literal["done", "slid", "blocked", "pushed", "max_iterations", "stuck"]
+Stop: TypeAlias = Literal["done", "slid", "blocked", "pushed", "max_iterations", "stuck",
+                         "squeezed"]
 #: Why a character's frame ended (:attr:`sidestep.Character.stop`).
 CharacterStop: TypeAlias = Literal["done", "slid", "blocked", "pushed", "max_iterations",
                                    "stuck", "stepped", "landed", "fell", "squeezed"]

@@ -11,6 +11,7 @@ import numpy as np
 
 from . import layers, validation
 from ._types import FloatArray, Mode, Point2, Stop
+from .kernels import carry as _carry
 from .kernels import moves as _moves
 from .tolerances import MAX_COORDINATE
 
@@ -49,7 +50,7 @@ class Agent:
     (1.0, 3.5000005)
     """
 
-    __slots__ = ("_store", "_x", "_y", "_radius", "_work", "_mask")
+    __slots__ = ("_store", "_x", "_y", "_radius", "_work", "_mask", "_since", "_squeezed")
 
     _store: "Store"
     _x: float
@@ -57,6 +58,8 @@ class Agent:
     _radius: float
     _work: FloatArray
     _mask: int
+    _since: int          # the pose number of the bodies it has seen (see kernels.carry)
+    _squeezed: bool
 
     def __init__(self, world: "World2D", position: Point2, radius: float = 0.0,
                  mode: Mode = "slide", mask: int = layers.ALL) -> None:
@@ -68,6 +71,8 @@ class Agent:
         self._radius = validation.length(radius, "radius")
         code = _MODE_CODES[validation.choice(mode, "mode", MODES)]
         self._mask = layers.mask(mask)
+        self._since = world._store.bodies.count
+        self._squeezed = False
         self._work = np.zeros(_moves.WORK_SIZE)
         self._work[_moves.W_PARAMS:_moves.W_OUT] = (self._radius, code, *world._tolerances(),
                                                      world._max_iterations)
@@ -80,8 +85,21 @@ class Agent:
             dx = validation.number(dx, "displacement")
             dy = validation.number(dy, "displacement")
         store = self._store
-        x, y = _moves.move_packed_direct()(store.pack(), store.live(self._mask), self._work,
-                                           self._x, self._y, dx, dy)
+        blob = store.pack()
+        live = store.live(self._mask)
+        stamp = store.bodies.count
+        if stamp > self._since:
+            # Bodies moved since the last step: their motion sweeps past the agent first.
+            met = _carry.carry_packed_direct()(blob, live, self._work, self._x, self._y,
+                                               float(self._since))
+            self._since = stamp
+            self._squeezed = met == 2
+            if met:
+                self._x, self._y = self._work[_moves.W_OUT + _moves.O_X:
+                                              _moves.W_OUT + _moves.O_Y + 1].tolist()
+        else:
+            self._squeezed = False
+        x, y = _moves.move_packed_direct()(blob, live, self._work, self._x, self._y, dx, dy)
         self._x = x
         self._y = y
         return x, y
@@ -104,8 +122,11 @@ class Agent:
 
     @property
     def stop(self) -> Stop:
-        """Why the last step ended (see :attr:`sidestep.Move.stop`)."""
+        """Why the last step ended (see :attr:`sidestep.Move.stop`); ``"squeezed"`` when a
+        moving body pushed the agent against something else before it moved."""
         from .world import _STOPS
+        if self._squeezed:
+            return "squeezed"
         return _STOPS[int(self._work[_moves.W_OUT + _moves.O_STOP])]
 
     @property

@@ -36,6 +36,11 @@ class Bodies:
         self.previous_rotation = np.zeros((0, dim, dim))
         #: ``(bodies,)``: seconds between those two poses.
         self.dt = np.zeros(0)
+        #: How many pose changes there were (each ``set_poses`` call counts one), and
+        #: ``(bodies,)`` the number of the one that last moved each body: an agent that
+        #: remembers the count at its last step knows which bodies moved since.
+        self.count = 0
+        self.stamp = np.zeros(0, dtype=np.int64)
         #: obstacle id -> body (-1: none), as long as the ids ever handed out.
         self.body_of = np.zeros(0, dtype=np.int64)
 
@@ -65,6 +70,7 @@ class Bodies:
         self.rotation = np.concatenate([self.rotation, eye])
         self.previous_rotation = np.concatenate([self.previous_rotation, eye])
         self.dt = np.concatenate([self.dt, [1.0]])
+        self.stamp = np.append(self.stamp, 0)
         return body
 
     def known(self, bodies: Ids, name: str = "body") -> IntArray:
@@ -113,6 +119,8 @@ class Bodies:
         current and previous arrays swap instead of copying (a frame that
         poses every body).
         """
+        self.count += 1
+        self.stamp[bodies] = self.count
         if distinct and len(bodies) == len(self.members):
             self.previous_position, self.position = self.position, self.previous_position
             self.previous_rotation, self.rotation = self.rotation, self.previous_rotation

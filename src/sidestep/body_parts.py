@@ -29,6 +29,10 @@ class BodyParts:
     def __init__(self) -> None:
         #: ``(bodies, 4)``: each body's pose as ``[cos, sin, x, y]``.
         self.pose = np.zeros((0, 4))
+        #: ``(bodies, MOTION)``: each body's last pose change (kernels.world.MOTION).
+        self.motion = np.zeros((0, _kw.MOTION))
+        #: ``(bodies,)``: how far the body's surface reaches from its frame's origin.
+        self.extent = np.zeros(0)
         self.item_first = np.zeros(1, dtype=np.int64)
         self.item_local = np.zeros((0, 4))              # capsule ends [ax, ay, bx, by]
         self.item_store = np.zeros(0, dtype=np.int64)   # their rows in the store
@@ -67,6 +71,18 @@ class BodyParts:
                 rows, cols = store.grid_tables[g].shape
                 span[row] = (cols * frame[g, 0], rows * frame[g, 0])
         self.pose = np.concatenate([self.pose, [[1.0, 0.0, 0.0, 0.0]]])
+        still = np.zeros((1, _kw.MOTION))
+        still[0, [0, 4]] = 1.0
+        self.motion = np.concatenate([self.motion, still])
+        local = store.item_geometry.view()[items]
+        reach = [np.hypot(local[:, 0], local[:, 1]) + local[:, 4],
+                 np.hypot(local[:, 2], local[:, 3]) + local[:, 4],
+                 np.hypot(*store.polygon_vertices.view()[vertices].T)]
+        for g, (w, h) in zip(ref[kind == _kw.AREA_GRID, 0], span[kind == _kw.AREA_GRID]):
+            corners = frame[g, 1:3] + np.array([[0.0, 0.0], [w, 0.0], [0.0, h], [w, h]])
+            reach.append(np.hypot(corners[:, 0], corners[:, 1]))
+        self.extent = np.append(self.extent, max((float(r.max()) for r in reach if len(r)),
+                                                 default=0.0))
         self.item_first = np.append(self.item_first, self.item_first[-1] + len(items))
         self.item_local, self.item_store = _grouped(
             [self.item_local, self.item_store],

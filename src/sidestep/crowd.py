@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 
 from . import layers, validation
 from ._types import BoolArray, CrowdMode, FloatArray, Ids, IntArray, Numbers, Points2
+from .kernels import carry as _carry
 from .kernels import crowd as _kc
 from .kernels import moves as _moves
 from .kernels.row_queue import row_queue
@@ -89,8 +90,8 @@ class _Agents:
     written in place (so views of them stay true), read-only views, removal, and the
     figures every step works out first."""
 
-    __slots__ = ("_mask", "_positions", "_radii", "_weights", "_ids", "_next_id", "_separation",
-                 "_pressure", "_history")
+    __slots__ = ("_mask", "_since", "_positions", "_radii", "_weights", "_ids", "_next_id",
+                 "_separation", "_pressure", "_history")
 
     #: Coordinates of a position.
     _DIM = 2
@@ -117,6 +118,7 @@ class _Agents:
         self._separation = None if separation is None else validation.length(
             separation, "separation")
         self._mask = layers.mask(mask)
+        self._since = 0
 
     def _append(self, positions: FloatArray, radii: FloatArray, weights: Numbers | None,
                 **more: FloatArray) -> IntArray:
@@ -290,6 +292,7 @@ class Crowd(_Agents):
             raise TypeError(f"world must be a World2D, got {type(world).__name__}")
         self._world = world
         self._start(separation, mask)
+        self._since = world._store.bodies.count     # bodies' poses from here on sweep past it
         self.add(positions, radii, weights)
 
     # ------------------------------------------------------------- agents
@@ -300,6 +303,26 @@ class Crowd(_Agents):
         return self._append(p, r, weights)
 
     # --------------------------------------------------------------- step
+    def _carried(self, world: "World2D", skin: float, margin: float, slack: float,
+                 min_motion: float) -> BoolArray | None:
+        """Let the bodies that moved since the last step sweep past the agents
+        (:mod:`sidestep.kernels.carry`); returns which ones were squeezed (None: no body
+        moved)."""
+        store = world._store
+        stamp = store.bodies.count
+        n = len(self._ids)
+        if stamp <= self._since or n == 0:
+            self._since = stamp
+            return None
+        carried = np.empty_like(self._positions)
+        flags = np.zeros(n, dtype=np.uint8)
+        run_rows(_carry.carry_agents, n, store.pack(), store.live(self._mask), self._positions,
+                 self._radii, float(self._since), skin, margin, slack, min_motion,
+                 world._max_iterations, carried, flags)
+        self._since = stamp
+        self._positions = carried
+        return flags == 2
+
     def step(self, displacements: Points2, mode: CrowdMode = "slide") -> CrowdStep:
         """Move every agent at once by its displacement.
 
@@ -327,6 +350,7 @@ class Crowd(_Agents):
         world = self._world
         skin, margin, slack, min_motion = world._tolerances()
         d, code, intents, rmax, dmax, separation, cell = self._prelude(displacements, mode, skin)
+        squeezed = self._carried(world, skin, margin, slack, min_motion)
         p = self._positions
         grid = _kc.grid_agents(p, cell)
         ox, oy, size, nx, ny, start, items = grid
@@ -341,6 +365,8 @@ class Crowd(_Agents):
                  world._max_iterations, *last, still, busy, open_cells, out, stops, obstacles,
                  pressure, *_cells(nx * ny, n), join=False)
         self._finish(params, d, p, out, stops, obstacles, pressure, open_cells)
+        if squeezed is not None:
+            stops[squeezed] = _moves.STOP_SQUEEZED
         # The crowd's arrays are replaced, never written in place (each step makes a new
         # ``out``; add and remove make new arrays): the record holds read-only views of
         # them instead of copies (a tenth of a millisecond a step for 10,000 agents).

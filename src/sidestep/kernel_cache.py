@@ -54,6 +54,8 @@ from typing import Any
 #: (``kernels3d.moves``).
 KERNELS: dict[str, tuple[str, float]] = {
     "moves:move_packed": ("F1 U1 F1 f f f f", 6),
+    "carry:carry_packed": ("F1 U1 F1 f f f", 3),
+    "carry:carry_agents": ("F1 U1 F2 F1 f f f f f i F2 U1 I1", 3),
     "moves:move_agents": ("F1 U1 F2 F2 F1 i f f f f i F2 I1", 5),
     "pairs:close_pairs_capsules": ("F2 I1 B1 f f", 10),
     "world:nearest_points": ("F1 U1 F2 I1 F1 F2 F2 I1", 3),

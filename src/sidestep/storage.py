@@ -16,7 +16,7 @@ from .bodies import Bodies
 from .body_parts import BodyParts
 from .layers import ALL, Seen
 from .kernels import world as _kw
-from .kernels.poses import pose_bodies_2d
+from .kernels.poses import pose_bodies_2d, record_poses_2d
 from .kernels.grid import pyramid_grid
 from .kernels.index import Index, fill_index_boxes, fill_index_capsules
 from .kernels.segment import corner_codes_one_sided
@@ -201,25 +201,29 @@ class Store:
     def pose_bodies(self, bodies: IntArray, positions: FloatArray, angles: FloatArray,
                     dt: float) -> None:
         """Put checked ``bodies (k,)`` at ``positions (k, 2)``, turned by ``angles (k,)``."""
-        c = np.cos(angles)
-        s = np.sin(angles)
-        rotations = np.stack([np.stack([c, -s], -1), np.stack([s, c], -1)], 1)
-        self.bodies.set(bodies, positions, rotations, dt)
         parts = self._parts
-        parts.pose[bodies] = np.column_stack([c, s, positions])
+        b = self.bodies
+        b.count += 1
         blob = self._packed
         packed = blob is not None
         if packed:
             ints, floats, _ = split_blob(blob)
             offsets = (int(ints[_kw.H_F_GEOMETRY]), int(ints[_kw.H_F_VERTICES]),
                        int(ints[_kw.H_F_FRAME]), int(ints[_kw.H_F_BOUNDS]))
+            motions = int(ints[_kw.H_F_MOTIONS])
         else:
-            floats, offsets = np.zeros(1), (0, 0, 0, 0)
+            floats, offsets, motions = np.zeros(1), (0, 0, 0, 0), 0
+        record_poses_2d(bodies, positions, angles, dt, b.count, parts.pose, parts.motion,
+                        parts.extent, b.position, b.rotation, b.previous_position,
+                        b.previous_rotation, b.dt, b.stamp, floats, motions, packed)
         pose_bodies_2d(bodies, parts.pose, *parts.items(),
                        *parts.vertices(), *parts.grids(), *parts.areas(),
                        self.item_geometry.view(), self.polygon_vertices.view(),
                        self.grid_frame.view(), self.area_bounds.view(), floats, *offsets,
                        _kw.ITEM, packed)
+        if packed:
+            ints[_kw.H_STAMP] = b.count
+            floats[int(ints[_kw.H_F_INDEX]) + 12] = parts.motion[:, _kw.M_REACH].max()
         self._moving_stale = True
         self.version += 1
 
@@ -264,10 +268,21 @@ class Store:
         # cells as _build_index_capsules ever makes for them, twice the entries.
         room = (4 * len(moving) + 1024 if len(moving) else 0,
                 2 * len(moving_items.entries) + 64, 2 * len(moving_areas.entries) + 64)
-        return _flatten(geometry, owner[order], items, self.area_kind.view(), area_owner,
+        blob = _flatten(geometry, owner[order], items, self.area_kind.view(), area_owner,
                         bounds, self.area_ref.view(), areas, self.polygon_vertices.view(),
                         cells, shapes, self.grid_frame.view(), self.alive.view(),
-                        moving_items, moving_areas, room)
+                        moving_items, moving_areas, room, self._body_table())
+        return blob
+
+    def _body_table(self) -> tuple[IntArray, FloatArray, int, float]:
+        """The bodies as the packed world holds them: each obstacle's body (-1: none),
+        each body's last motion, the latest stamp, the farthest any moved."""
+        body_of = np.full(self.alive.size, -1, dtype=np.int64)
+        known = self.bodies.body_of
+        body_of[:len(known)] = known
+        motion = self._parts.motion
+        reach = float(motion[:, _kw.M_REACH].max()) if len(motion) else 0.0
+        return body_of, motion, self.bodies.count, reach
 
     def _moving_index(self, geometry: FloatArray, first: int) -> tuple[Index, Index]:
         """The bodies' grids: over their items ``geometry`` (packed from row ``first``) and
@@ -328,25 +343,29 @@ def _flatten(geometry: FloatArray, owner: IntArray, items: Any, kind: IntArray,
              area_owner: IntArray, bounds: FloatArray, ref: IntArray, areas: Any,
              vertices: FloatArray, cells: NDArray[np.int32], shape: IntArray, frame: FloatArray,
              alive: NDArray[np.uint8], moving: Index, moving_areas: Index,
-             room: tuple[int, int, int]) -> FloatArray:
+             room: tuple[int, int, int],
+             bodies: tuple[IntArray, FloatArray, int, float]) -> FloatArray:
     """One flat buffer in the layout :func:`~sidestep.kernels.world.unpack_world` reads.
 
     ``moving`` and ``moving_areas`` are the bodies' grids, written into room
     for ``room = (cells, item entries, area entries)`` so that they can be
-    rewritten in place as the bodies move (:meth:`Store._write_moving`).
+    rewritten in place as the bodies move (:meth:`Store._write_moving`);
+    ``bodies`` is :meth:`Store._body_table`.
     """
+    body_of, motion, stamp, reach = bodies
     header = np.zeros(_kw.HEADER, dtype=np.int64)
     header[[_kw.H_ITEMS, _kw.H_AREAS, _kw.H_VERTICES, _kw.H_GRIDS, _kw.H_IDS]] = \
         [len(geometry), len(kind), len(vertices), len(shape), len(alive)]
     header[[_kw.H_ITEMS_NX, _kw.H_ITEMS_NY, _kw.H_AREAS_NX, _kw.H_AREAS_NY]] = \
         [items.nx, items.ny, areas.nx, areas.ny]
     header[[_kw.H_MOVING_NX, _kw.H_MOVING_NY]] = [moving.nx, moving.ny]
+    header[[_kw.H_BODIES, _kw.H_STAMP]] = [len(motion), stamp]
     header[[_kw.H_MOVING_CELLS_ROOM, _kw.H_S_MOVING_ROOM, _kw.H_S_MOVING_AREAS_ROOM]] = room
     index_params = np.array([items.origin_x, items.origin_y, items.cell_size,
                              areas.origin_x, areas.origin_y, areas.cell_size,
                              moving.origin_x, moving.origin_y, moving.cell_size,
                              moving_areas.origin_x, moving_areas.origin_y,
-                             moving_areas.cell_size])
+                             moving_areas.cell_size, reach])
 
     def roomy(values: NDArray[Any], size: int) -> NDArray[Any]:
         out = np.zeros(max(size, len(values)), dtype=values.dtype)
@@ -355,12 +374,13 @@ def _flatten(geometry: FloatArray, owner: IntArray, items: Any, kind: IntArray,
 
     float_parts = [(_kw.H_F_GEOMETRY, geometry), (_kw.H_F_BOUNDS, bounds),
                    (_kw.H_F_VERTICES, vertices), (_kw.H_F_FRAME, frame),
-                   (_kw.H_F_INDEX, index_params)]
+                   (_kw.H_F_INDEX, index_params), (_kw.H_F_MOTIONS, motion)]
     int_parts = [(_kw.H_I_OWNER, owner), (_kw.H_I_KIND, kind), (_kw.H_I_AREA_OWNER, area_owner),
                  (_kw.H_I_REF, ref), (_kw.H_I_SHAPE, shape), (_kw.H_I_ITEMS_START, items.start),
                  (_kw.H_I_AREAS_START, areas.start),
                  (_kw.H_I_MOVING_START, roomy(moving.start, room[0] + 1)),
-                 (_kw.H_I_MOVING_AREAS_START, roomy(moving_areas.start, room[0] + 1))]
+                 (_kw.H_I_MOVING_AREAS_START, roomy(moving_areas.start, room[0] + 1)),
+                 (_kw.H_I_BODY_OF, body_of)]
     small_parts = [(_kw.H_S_ITEMS, items.entries), (_kw.H_S_AREAS, areas.entries),
                    (_kw.H_S_CELLS, cells),
                    (_kw.H_S_MOVING, roomy(moving.entries, room[1])),

@@ -35,7 +35,7 @@ _MODE_CODES: dict[str, int] = {"slide": _moves.MODE_SLIDE, "push": _moves.MODE_P
 _STOPS: dict[int, Stop] = {
     _moves.STOP_DONE: "done", _moves.STOP_SLID: "slid", _moves.STOP_BLOCKED: "blocked",
     _moves.STOP_MAX_ITERATIONS: "max_iterations", _moves.STOP_STUCK: "stuck",
-    _moves.STOP_PUSHED: "pushed"}
+    _moves.STOP_PUSHED: "pushed", _moves.STOP_SQUEEZED: "squeezed"}
 
 
 _ARRAY = np.ndarray

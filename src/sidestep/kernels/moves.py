@@ -36,6 +36,7 @@ STOP_BLOCKED = 2         # at rest against contacts with no way along them (bloc
 STOP_MAX_ITERATIONS = 3  # motion was left when the slide ran out of passes
 STOP_STUCK = 4           # started overlapping and no free spot was found
 STOP_PUSHED = 5          # push mode pushed the agent out of something
+STOP_SQUEEZED = 6        # a moving body pushed the agent against something else
 
 #: Rows of the contact buffer: [obstacle, point x, point y, normal x, normal y, fraction].
 CONTACT_FIELDS = 6

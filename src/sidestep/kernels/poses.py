@@ -23,6 +23,47 @@ def _turn(c, s, tx, ty, x, y):
 
 
 @njit(cache=True)
+def record_poses_2d(bodies, positions, angles, dt, stamp, pose, motion, extent, position,
+                    rotation, previous_position, previous_rotation, body_dt, body_stamp, floats,
+                    off_motions, packed):
+    """Record new poses of ``bodies``: ``pose (bodies, 4)`` [cos, sin, x, y], the motion
+    from the pose before (``motion (bodies, MOTION)``: both poses, the turn the shorter
+    way, how far the body's material moved at most, ``stamp``) and the
+    :class:`~sidestep.bodies.Bodies` arrays (positions, ``(2, 2)`` rotations, the ones
+    before, ``dt``, ``stamp``). The motion rows also go to the packed world when ``packed``."""
+    for t in range(bodies.shape[0]):
+        b = bodies[t]
+        c1 = math.cos(angles[t])
+        s1 = math.sin(angles[t])
+        x1 = positions[t, 0]
+        y1 = positions[t, 1]
+        c0, s0, x0, y0 = pose[b, 0], pose[b, 1], pose[b, 2], pose[b, 3]
+        turn = math.atan2(s1 * c0 - c1 * s0, c1 * c0 + s1 * s0)
+        row = (c0, s0, x0, y0, c1, s1, x1, y1, turn,
+               math.hypot(x1 - x0, y1 - y0) + abs(turn) * extent[b], float(stamp))
+        for k in range(11):
+            motion[b, k] = row[k]
+            if packed:
+                floats[off_motions + 11 * b + k] = row[k]
+        pose[b, 0] = c1
+        pose[b, 1] = s1
+        pose[b, 2] = x1
+        pose[b, 3] = y1
+        for i in range(2):
+            previous_position[b, i] = position[b, i]
+            for j in range(2):
+                previous_rotation[b, i, j] = rotation[b, i, j]
+        position[b, 0] = x1
+        position[b, 1] = y1
+        rotation[b, 0, 0] = c1
+        rotation[b, 0, 1] = -s1
+        rotation[b, 1, 0] = s1
+        rotation[b, 1, 1] = c1
+        body_dt[b] = dt
+        body_stamp[b] = stamp
+
+
+@njit(cache=True)
 def pose_bodies_2d(bodies, pose, item_first, item_local, item_store, item_packed,
                    vertex_first, vertex_local, vertex_store,
                    grid_first, grid_local, grid_store,

@@ -74,6 +74,13 @@ PackedWorld = namedtuple("PackedWorld", [
     "areas",        # Cells over the bounds of the areas that never move
     "moving",       # Cells over the items of bodies (rebuilt after their poses change)
     "moving_areas",  # Cells over the bounds of the bodies' areas
+    "body_of",      # ints: the body of obstacle id i (-1: none) at body_of + i
+    "motions",      # floats: MOTION per body, its last set_pose (see MOTION)
+    "n_bodies",
+    "stamp",        # the latest set_pose's number (0: none yet)
+    "reach",        # how far any body's material moved in its last set_pose, at most
+    "only",         # >= 0: the query sees that body alone (:func:`only_body`)
+    "skip",         # >= 0: the query does not see that body (:func:`without_body`)
 ])
 
 #: A broadphase grid inside a packed world: its frame, and where its cell
@@ -95,11 +102,19 @@ H_N_INTS, H_N_FLOATS = 29, 30   # sizes of the int64 and float64 parts of the bu
 H_ONE_SIDED = 31   # how many live one-sided walls (level boundary pieces) there are
 H_I_MOVING_START, H_I_MOVING_AREAS_START, H_S_MOVING, H_S_MOVING_AREAS = 32, 33, 34, 35
 H_MOVING_CELLS_ROOM, H_S_MOVING_ROOM, H_S_MOVING_AREAS_ROOM = 36, 37, 38
-HEADER = 40
+H_I_BODY_OF, H_F_MOTIONS, H_BODIES, H_STAMP = 39, 40, 41, 42
+HEADER = 48
+
+#: Floats per body in the packed world: its last ``set_pose`` as the pose before and
+#: after, ``[cos0, sin0, x0, y0, cos1, sin1, x1, y1]``, the turn between them
+#: (radians, the shorter way), how far its material moved at most, and the pose's
+#: number (see :mod:`sidestep.kernels.carry`).
+MOTION = 11
+M_TURN, M_REACH, M_STAMP = 8, 9, 10
 
 #: Floats of the broadphase grids' frames at ``H_F_INDEX``: (origin x, origin y, cell
 #: size) of the items', the areas', the moving items' and the moving areas' grids.
-INDEX_FLOATS = 12
+INDEX_FLOATS = 13     # and, last, the most any body's material moved in its last pose
 #: Floats per grid frame: ``[cell_size, origin_x, origin_y, cos, sin]`` (a grid in a
 #: turned body: the table's axes are its frame's, turned by (cos, sin)).
 FRAME = 5
@@ -141,7 +156,8 @@ def unpack_world(blob, live):
                        h[H_F_GEOMETRY], h[H_I_OWNER], borrow(live), h[H_I_KIND],
                        h[H_I_AREA_OWNER], h[H_I_REF], h[H_F_BOUNDS], h[H_F_VERTICES],
                        h[H_I_SHAPE], h[H_F_FRAME], h[H_S_CELLS], items, areas, moving,
-                       moving_areas)
+                       moving_areas, h[H_I_BODY_OF], h[H_F_MOTIONS], h[H_BODIES], h[H_STAMP],
+                       floats[f + 12], -1, -1)
 
 
 @njit(cache=True, inline="always")
@@ -185,8 +201,32 @@ def item_owner(world, e):
 
 @njit(cache=True, forceinline=False, inline="always")
 def is_alive(world, obstacle):
-    """Whether obstacle id ``obstacle`` is in the world and on a layer the query sees."""
-    return world.live[obstacle] != 0
+    """Whether obstacle id ``obstacle`` is in the world, on a layer the query sees, and in
+    the part of the world it sees (:func:`only_body`, :func:`without_body`)."""
+    if world.live[obstacle] == 0:
+        return False
+    if world.only < 0 and world.skip < 0:
+        return True
+    body = world.ints[world.body_of + obstacle]
+    return (world.only < 0 or body == world.only) and (world.skip < 0 or body != world.skip)
+
+
+@njit(cache=True, forceinline=False, inline="always")
+def only_body(world, body):
+    """``world`` as a query that sees body ``body`` alone sees it (the grids of what never
+    moves left out: nothing there is seen)."""
+    none = Cells(world.items.origin_x, world.items.origin_y, world.items.cell_size, 0, 0,
+                 world.items.start, world.items.entries)
+    return PackedWorld(world.floats, world.ints, world.small, world.n_items, world.n_areas,
+                       world.n_ids, True, world.one_sided, *world[8:19], none, none,
+                       *world[21:28], body, world.skip)
+
+
+@njit(cache=True, forceinline=False, inline="always")
+def without_body(world, body):
+    """``world`` as a query that does not see body ``body`` sees it."""
+    return PackedWorld(world.floats, world.ints, world.small, world.n_items, world.n_areas,
+                       world.n_ids, True, *world[7:28], world.only, body)
 
 
 @njit(cache=True, forceinline=False, inline="always")

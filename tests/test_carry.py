@@ -1,0 +1,106 @@
+"""Agents on a moving 2D level: a body's motion over a frame is swept, never teleported
+(:mod:`sidestep.kernels.carry`): it pushes the agents it meets ahead of it, at any speed,
+and one it would push into a wall is left clear of the wall, ``squeezed``."""
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import sidestep
+
+GAP = 1e-9          # how far inside anything an agent may end (rounding)
+
+
+def _blade(length=3.0, thickness=0.05):
+    world = sidestep.World2D()
+    blade = world.add_body(world.add_walls([(0.0, 0.0)], [(length, 0.0)], thickness))
+    return world, blade
+
+
+def test_door_swinging_into_an_agent_at_rest_pushes_it():
+    world = sidestep.World2D()
+    door = world.add_body(world.add_boxes([(0.0, -0.05)], [(2.0, 0.05)]))
+    agent = sidestep.Agent(world, (1.5, 0.5), radius=0.3)
+    for k in range(1, 11):
+        world.set_pose(door, (0.0, 0.0), 0.1 * k)
+        x, y = agent.step(0.0, 0.0)
+        assert world.clearance((x, y)) >= 0.3 - GAP
+    angle = math.atan2(y, x)
+    assert angle > 1.0                       # swept round ahead of the door (at 1.0 rad)
+    assert agent.stop != "squeezed"
+
+
+def test_windmill_blade_at_half_a_radian_a_frame_never_passes_through():
+    world, blade = _blade()
+    agent = sidestep.Agent(world, (2.0, 0.4), radius=0.2)
+    for k in range(1, 40):
+        world.set_pose(blade, (0.0, 0.0), 0.5 * k)
+        x, y = agent.step(0.0, 0.0)
+        assert world.clearance((x, y)) >= 0.2 - GAP
+        if math.hypot(x, y) > 3.0:
+            break           # swept out to the blade's end: it may roll round the end now
+        ahead = (math.atan2(y, x) - 0.5 * k) % (2 * math.pi)
+        assert 0.0 < ahead < math.pi           # always on the side the blade turns to
+    else:
+        pytest.fail("the blade never flung the agent off its end")
+
+
+def test_blade_moving_away_leaves_the_agent_where_it_is():
+    world, blade = _blade()
+    agent = sidestep.Agent(world, (1.5, -0.3), radius=0.2)   # behind the blade's turn
+    for k in range(1, 5):
+        world.set_pose(blade, (0.0, 0.0), 0.2 * k)
+        assert agent.step(0.0, 0.0) == (1.5, -0.3)
+
+
+def test_door_squeezing_an_agent_into_a_wall_leaves_it_clear_of_both():
+    world = sidestep.World2D()
+    wall = world.add_walls([(-5.0, 1.0)], [(5.0, 1.0)])[0]
+    door = world.add_body(world.add_boxes([(0.0, -0.05)], [(3.0, 0.05)]))
+    agent = sidestep.Agent(world, (1.5, 0.5), radius=0.3)
+    stops = []
+    for k in range(1, 12):
+        world.set_pose(door, (0.0, 0.0), 0.05 * k)
+        x, y = agent.step(0.0, 0.0)
+        stops.append(agent.stop)
+        assert y <= 1.0 - 0.3 + GAP            # never into the wall
+        assert world.clearance((x, y)) >= 0.3 - GAP     # nor left inside the door
+        assert float(np.min(world.segments()[0][wall, 1])) == 1.0
+    assert "squeezed" in stops
+
+
+def test_crowd_is_swept_by_a_bar_and_never_inside_it():
+    world = sidestep.World2D()
+    bar = world.add_body(world.add_walls([(-1.2, 0.0)], [(1.2, 0.0)], 0.05))
+    rng = np.random.default_rng(4)
+    starts = rng.uniform(-3, 3, (60, 2))
+    starts = starts[np.abs(starts[:, 1]) > 0.4]
+    crowd = sidestep.Crowd(world, starts, 0.15)
+    for k in range(1, 80):
+        world.set_pose(bar, (0.03 * k, 0.0), 0.2 * k)
+        ends = crowd.step(np.zeros((len(starts), 2))).positions
+        assert np.all(world.clearance(ends) >= 0.15 - GAP)
+
+
+def test_agent_made_after_a_pose_is_not_swept_by_that_pose():
+    world, blade = _blade()
+    world.set_pose(blade, (0.0, 0.0), 1.0)                  # swept over (2, 0.4) already
+    agent = sidestep.Agent(world, (2.0, -0.4), radius=0.2)
+    assert agent.step(0.0, 0.0) == (2.0, -0.4)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.floats(0.05, 1.2), st.floats(-0.6, 0.6), st.integers(0, 1000))
+def test_no_speed_lets_a_turning_body_through_an_agent(turn, shift, seed):
+    world, blade = _blade(length=2.5, thickness=0.02)
+    rng = np.random.default_rng(seed)
+    starts = rng.uniform(-2.5, 2.5, (40, 2))
+    starts = starts[world.clearance(starts) > 0.12]
+    agents = [sidestep.Agent(world, p, radius=0.1) for p in starts]
+    for k in range(1, 12):
+        world.set_pose(blade, (shift * k, 0.0), turn * k)
+        for a in agents:
+            x, y = a.step(0.0, 0.0)
+            assert world.clearance((x, y)) >= 0.1 - GAP
