@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import layers, poses, validation
+from . import carry3d as _carry3d
+from . import layers, validation
 from .layers import ALL
 from ._types import CharacterStop, FloatArray, IntArray, Point3, TouchKind
-from .kernels3d import carry as _kcarry
 from .kernels3d import character as _kc
 from .kernels3d import moves as _moves
 from .kernels3d import world as _kw
@@ -309,42 +309,21 @@ class Character:
             self._riding = True
             carriers.append(bodies.members[riding])
         # Bodies that may have swept into it: their material near it moved at most this far.
-        t0, t1 = bodies.previous_position[moved], bodies.position[moved]
-        spin = np.array([np.linalg.norm(poses.angular_velocity(bodies.previous_rotation[b],
-                                                               bodies.rotation[b], 1.0))
-                         for b in moved])
-        reach = np.linalg.norm(t1 - t0, axis=1) + spin * (np.linalg.norm(center - t1, axis=1)
-                                                        + r + h)
-        pushed = np.zeros(3)
+        far = float(_carry3d.reach(bodies, moved, center[None], np.array([r + h])).max())
         skin = self._world.skin
-        near = self._world.overlapping(center, r + float(reach.max()) + 2 * skin,
-                                       h + 2 * (float(reach.max()) + 2 * skin), self._mask)
+        near = self._world.overlapping(center, r + far + 2 * skin, h + 2 * (far + 2 * skin),
+                                       self._mask)
         near = near[near < len(of)]
         pushers = sorted(set(int(b) for b in of[near] if b >= 0 and b != riding
                              and bodies.stamp[b] > since))
-        if pushers:
-            up = int(body[_kc.B_UP])
-            half = max(0.5 * h - r, 0.0)
-            for b in pushers:
-                members = bodies.members[b]
-                alone = packed.alive * 0
-                alone[members] = packed.alive[members]
-                flags = packed.flags.copy()
-                flags[_kw.F_REMOVED] = 1
-                w = poses.angular_velocity(bodies.previous_rotation[b], bodies.rotation[b], 1.0)
-                angle = float(np.linalg.norm(w))
-                axis = w / angle if angle > 0.0 else np.array([1.0, 0.0, 0.0])
-                x, y, z, met = _kcarry.sweep_past(
-                    packed._replace(alive=alone, flags=flags),
-                    np.ascontiguousarray(bodies.previous_rotation[b]),
-                    np.ascontiguousarray(bodies.previous_position[b]),
-                    np.ascontiguousarray(bodies.position[b]), axis, angle,
-                    *center.tolist(), r, half, up, *self._world._tolerances(),
-                    self._world._max_iterations, *self._scratch,
-                    np.zeros((1, _moves.CONTACT_FIELDS)))
-                if met:
-                    pushed += np.array([x, y, z]) - center
-                    carriers.append(members)
+        pushed = np.zeros(3)
+        for b in pushers:
+            end, met = _carry3d.swept(packed, bodies, b, center, r, max(0.5 * h - r, 0.0),
+                                      int(body[_kc.B_UP]), self._world._tolerances(),
+                                      self._world._max_iterations, self._scratch)
+            if met:
+                pushed += end - center
+                carriers.append(bodies.members[b])
         ids = np.concatenate(carriers) if carriers else np.zeros(0, dtype=np.int64)
         return rode, pushed, ids
 

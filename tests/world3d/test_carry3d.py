@@ -104,3 +104,19 @@ def test_facing_must_be_level():
     hero = sidestep.Character(world, (0, 0, 0), 0.3, 1.8)
     with pytest.raises(ValueError, match="facing"):
         hero.facing = (0.0, 1.0, 0.0)
+
+
+def test_crowd3d_is_swept_by_a_turning_bar_and_never_inside_it():
+    world = _ground()
+    bar = world.add_body(world.add_boxes([(-2.0, 0.0, -0.05)], [(2.0, 2.0, 0.05)]))
+    rng = np.random.default_rng(5)
+    xz = rng.uniform(-3, 3, (40, 2))
+    xz = xz[np.abs(xz[:, 1]) > 0.5]
+    starts = np.column_stack([xz[:, 0], np.full(len(xz), 0.9 + 1e-3), xz[:, 1]])
+    crowd = sidestep.Crowd3D(world, starts, 0.2, 1.8)
+    for k in range(1, 30):
+        world.set_pose(bar, (0, 0, 0), _about_y(0.15 * k), dt=DT)
+        ends = crowd.step(np.zeros((len(starts), 3))).positions
+        for centre in ends:
+            assert len(world.overlapping(centre, 0.2 - 1e-6, 1.8 - 2e-6)) <= 1   # the ground
+    assert np.any(np.abs(ends - starts).max(axis=1) > 0.1)                 # it swept some
