@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 
-from . import poses
 from ._types import FloatArray, IntArray
 from .bodies import Bodies
 from .kernels3d import carry as _kcarry
@@ -42,9 +41,8 @@ def without(packed: Any, members: IntArray) -> Any:
 
 def turn_of(bodies: Bodies, b: int) -> tuple[FloatArray, float]:
     """``(axis (3,), angle)`` of body ``b``'s last turn (``R1 R0^T``, the shorter way)."""
-    w = poses.angular_velocity(bodies.previous_rotation[b], bodies.rotation[b], 1.0)
-    angle = float(np.linalg.norm(w))
-    return (w / angle if angle > 0.0 else np.array([1.0, 0.0, 0.0])), angle
+    axes, angles = bodies.turns()
+    return axes[b], float(angles[b])
 
 
 def reach(bodies: Bodies, moved: IntArray, centres: FloatArray, size: FloatArray) -> FloatArray:
@@ -53,7 +51,7 @@ def reach(bodies: Bodies, moved: IntArray, centres: FloatArray, size: FloatArray
     origin)."""
     t0 = bodies.previous_position[moved]
     t1 = bodies.position[moved]
-    spin = np.array([turn_of(bodies, int(b))[1] for b in moved])
+    spin = bodies.turns()[1][moved]
     far = np.linalg.norm(centres[None, :, :] - t1[:, None, :], axis=2) + size[None, :]
     return np.linalg.norm(t1 - t0, axis=1)[:, None] + spin[:, None] * far
 
@@ -131,3 +129,68 @@ def carry_agents(world: Any, packed: Any, since: int, centres: FloatArray, radii
             out[k] = (x, y, z)
     return (out, np.unique(np.array(touched, dtype=np.int64)),
             np.unique(np.array(squeezed, dtype=np.int64)))
+
+
+class BodyTable:
+    """What :func:`sidestep.kernels3d.carry.push_from_bodies` reads about a world's bodies,
+    worked out once per pose change (shared by every agent of that frame)."""
+
+    def __init__(self) -> None:
+        self.key: tuple[int, int, int] = (-1, -1, -1)
+        self.values: tuple[Any, ...] = ()
+        self.seen = np.zeros(0, dtype=np.uint8)
+        self.flags = np.zeros(2, dtype=np.int64)
+        self.met = np.zeros(0, dtype=np.int64)
+
+    def push(self, store: Any, packed: Any, since: int, skip: int, centre: FloatArray,
+             radius: float, half: float, up: int, tolerances: tuple[float, float, float, float],
+             max_iterations: int, scratch: tuple[FloatArray, FloatArray]
+             ) -> tuple[FloatArray, IntArray]:
+        """The push of the bodies moved after ``since`` (but ``skip``) on the agent centred
+        at ``centre``, and which bodies pushed it (``push_from_bodies``)."""
+        values = self.arrays(store)
+        if len(self.seen) != len(packed.alive):
+            self.seen = np.zeros(len(packed.alive), dtype=np.uint8)
+        if len(self.met) != len(store.bodies):
+            self.met = np.zeros(len(store.bodies), dtype=np.int64)
+        if self.flags[_kw.F_TRIANGLES] != packed.flags[_kw.F_TRIANGLES]:
+            self.flags[_kw.F_TRIANGLES] = packed.flags[_kw.F_TRIANGLES]
+        self.flags[_kw.F_REMOVED] = 1
+        dx, dy, dz, n = _kcarry.push_from_bodies(
+            packed, self.seen, self.flags, since, *values, skip, float(centre[0]),
+            float(centre[1]), float(centre[2]), radius, half, up, *tolerances, max_iterations,
+            *scratch, np.zeros((1, _CONTACT_FIELDS)), self.met)
+        return np.array([dx, dy, dz]), self.met[:n].copy()
+
+    def arrays(self, store: Any) -> tuple[Any, ...]:
+        bodies = store.bodies
+        key = (bodies.count, store.version, len(bodies))
+        if key != self.key:
+            self.key = key
+            parts = store._parts
+            rows = parts.prim_row
+            boxes = _kw.primitive_boxes(store.kind.view()[rows], store.params.view()[rows],
+                                        store.vertices.view(), store.loop.view())
+            first = parts.prim_first[:-1]
+            lo = np.minimum.reduceat(boxes[:, 0:3], first) if len(rows) else np.zeros((0, 3))
+            hi = np.maximum.reduceat(boxes[:, 3:6], first) if len(rows) else np.zeros((0, 3))
+            axes, angles = bodies.turns()
+            members = [bodies.members[b] for b in range(len(bodies))]
+            self.values = (
+                bodies.stamp, np.ascontiguousarray(np.hstack([lo, hi])),
+                np.linalg.norm(bodies.position - bodies.previous_position, axis=1),
+                np.ascontiguousarray(angles), np.ascontiguousarray(axes),
+                np.ascontiguousarray(bodies.previous_rotation),
+                np.ascontiguousarray(bodies.previous_position),
+                np.ascontiguousarray(bodies.position),
+                np.concatenate(members).astype(np.int64) if members else np.zeros(0, np.int64),
+                np.concatenate([[0], np.cumsum([len(m) for m in members])]).astype(np.int64))
+        return self.values
+
+
+def table(store: Any) -> BodyTable:
+    """The store's :class:`BodyTable` (made on first use)."""
+    held = getattr(store, "_body_table", None)
+    if held is None:
+        held = store._body_table = BodyTable()
+    return held

@@ -234,6 +234,19 @@ class Character:
                                    *self._scratch, self._contacts)
         if body[_kc.B_ON_FLOOR] != 0.0 and not self._riding:
             self._inherited = np.zeros(3)       # landed on a floor that does not move
+        if stop == _kc.STOP_SQUEEZED:
+            # A body pushed it against something it could not pass: the body overlaps
+            # it now; it goes to the nearest spot clear of everything (round the door's
+            # edge, out of the pinch), never left inside.
+            r = float(body[_kc.B_RADIUS])
+            h = float(body[_kc.B_HEIGHT])
+            up = int(body[_kc.B_UP])
+            centre = self._center()
+            x, y, z, ok = _moves.recover(packed, *centre.tolist(), max(0.5 * h - r, 0.0), up,
+                                         r, self._world.skin, self._world._tolerances()[2],
+                                         *self._scratch, np.empty(64, dtype=np.int64))
+            if ok:
+                self._feet[:] = np.array([x, y, z]) - 0.5 * h * self._up_vector()
         return stop
 
     def _carry(self, packed: Any, dt: float) -> tuple[Any, Any] | None:
@@ -282,12 +295,10 @@ class Character:
         """
         store = self._world._store
         bodies = store.bodies
-        none = np.zeros(3), np.zeros(3), np.zeros(0, dtype=np.int64)
         if bodies.count <= self._since:
-            return none
+            return np.zeros(3), np.zeros(3), np.zeros(0, dtype=np.int64)
         since = self._since
         self._since = bodies.count
-        moved = np.flatnonzero(bodies.stamp > since)
         body = self._body
         feet = self.position
         center = self._center()
@@ -308,22 +319,11 @@ class Character:
             self._inherited = rode / dt if dt > 0.0 else np.zeros(3)
             self._riding = True
             carriers.append(bodies.members[riding])
-        # Bodies that may have swept into it: their material near it moved at most this far.
-        far = float(_carry3d.reach(bodies, moved, center[None], np.array([r + h])).max())
-        skin = self._world.skin
-        near = self._world.overlapping(center, r + far + 2 * skin, h + 2 * (far + 2 * skin),
-                                       self._mask)
-        near = near[near < len(of)]
-        pushers = sorted(set(int(b) for b in of[near] if b >= 0 and b != riding
-                             and bodies.stamp[b] > since))
-        pushed = np.zeros(3)
-        for b in pushers:
-            end, met = _carry3d.swept(packed, bodies, b, center, r, max(0.5 * h - r, 0.0),
-                                      int(body[_kc.B_UP]), self._world._tolerances(),
-                                      self._world._max_iterations, self._scratch)
-            if met:
-                pushed += end - center
-                carriers.append(bodies.members[b])
+        # Bodies that swept into it (those whose material near it moved far enough only).
+        pushed, pushers = _carry3d.table(store).push(
+            store, packed, since, riding, center, r, max(0.5 * h - r, 0.0), int(body[_kc.B_UP]),
+            self._world._tolerances(), self._world._max_iterations, self._scratch)
+        carriers.extend(bodies.members[b] for b in pushers)
         ids = np.concatenate(carriers) if carriers else np.zeros(0, dtype=np.int64)
         return rode, pushed, ids
 

@@ -16,7 +16,7 @@ from numba import njit
 from ..kernels.carry import MAX_TURN
 from ..kernels.moves import MODE_SLIDE
 from .moves import move_agent
-from .world import borrowed
+from .world import Packed3D, borrowed
 
 
 @njit(cache=True, forceinline=False, inline="always")
@@ -86,3 +86,49 @@ def sweep_past(alone, r0, t0, t1, axis, angle, px, py, pz, radius, half, up, ski
             slack, min_motion, max_iterations, wf, wi, contacts)
         met = met or n_contacts > 0 or recovered
     return x, y, z, met
+
+
+@njit(cache=True, forceinline=False)
+def push_from_bodies(world, seen, flags, since, stamp, boxes, shift, angles, axes, rotations0,
+                     positions0, positions1, members, member_first, skip, px, py, pz, radius,
+                     half, up, skin, margin, slack, min_motion, max_iterations, wf, wi,
+                     contacts, met):
+    """The push of every body moved after pose count ``since`` that swept into the agent
+    centred at ``p``: ``(dx, dy, dz, n)``, the bodies that met it in ``met[:n]``.
+
+    A body is looked at only if its box ``boxes[b]`` (world, now) lies within the agent's
+    size plus how far its material there moved (``shift[b]`` plus ``angles[b]`` times the
+    distance from its origin) of ``p``; then :func:`sweep_past` with ``seen`` (zeros, as
+    long as ``world.alive``; left zero) showing it alone. Body ``skip`` (the floor it
+    rides, -1: none) is left out.
+    """
+    world = borrowed(world)
+    size = radius + half
+    dx = dy = dz = 0.0
+    n = 0
+    for b in range(stamp.shape[0]):
+        if stamp[b] <= since or b == skip:
+            continue
+        ox = max(boxes[b, 0] - px, 0.0, px - boxes[b, 3])
+        oy = max(boxes[b, 1] - py, 0.0, py - boxes[b, 4])
+        oz = max(boxes[b, 2] - pz, 0.0, pz - boxes[b, 5])
+        gap = math.sqrt(ox * ox + oy * oy + oz * oz)
+        far = math.sqrt((px - positions1[b, 0]) ** 2 + (py - positions1[b, 1]) ** 2
+                        + (pz - positions1[b, 2]) ** 2) + size
+        if gap > size + shift[b] + angles[b] * far + 2.0 * skin:
+            continue
+        for t in range(member_first[b], member_first[b + 1]):
+            seen[members[t]] = world.alive[members[t]]
+        alone = Packed3D(*world[:6], seen, flags, *world[8:])
+        x, y, z, hit = sweep_past(alone, rotations0[b], positions0[b], positions1[b], axes[b],
+                                  angles[b], px, py, pz, radius, half, up, skin, margin, slack,
+                                  min_motion, max_iterations, wf, wi, contacts)
+        for t in range(member_first[b], member_first[b + 1]):
+            seen[members[t]] = 0
+        if hit:
+            dx += x - px
+            dy += y - py
+            dz += z - pz
+            met[n] = b
+            n += 1
+    return dx, dy, dz, n
