@@ -135,6 +135,27 @@ class Bodies:
         self.rotation[bodies] = rotations
         self.dt[bodies] = dt
 
+    def turns(self) -> tuple[FloatArray, FloatArray]:
+        """Every body's last turn ``R R_previous^T`` as ``(axes (bodies, 3), angles
+        (bodies,))`` (3D; the shorter way; axis x for no turn), worked out once per pose
+        change."""
+        held = getattr(self, "_turns", None)
+        if held is not None and held[0] == self.count:
+            return held[1], held[2]
+        delta = np.einsum("bij,bkj->bik", self.rotation, self.previous_rotation)
+        skew = np.stack([delta[:, 2, 1] - delta[:, 1, 2], delta[:, 0, 2] - delta[:, 2, 0],
+                         delta[:, 1, 0] - delta[:, 0, 1]], axis=1)
+        sin2 = np.linalg.norm(skew, axis=1)
+        angles = np.arctan2(sin2, np.trace(delta, axis1=1, axis2=2) - 1.0)
+        axes = np.tile([1.0, 0.0, 0.0], (len(delta), 1))
+        turned = sin2 > 1e-12
+        axes[turned] = skew[turned] / sin2[turned, None]
+        for b in np.flatnonzero(~turned & (angles > 1.0)):      # half a turn
+            axis = poses.angular_velocity(self.previous_rotation[b], self.rotation[b], 1.0)
+            axes[b] = axis / np.linalg.norm(axis)
+        self._turns = (self.count, axes, angles)
+        return axes, angles
+
     def velocity(self, body: int) -> tuple[FloatArray, FloatArray]:
         """Linear (units/s) and angular (rad/s) velocity over the last ``set_pose``.
 
