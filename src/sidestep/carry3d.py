@@ -53,7 +53,8 @@ def reach(bodies: Bodies, moved: IntArray, centres: FloatArray, size: FloatArray
     t1 = bodies.position[moved]
     spin = bodies.turns()[1][moved]
     far = np.linalg.norm(centres[None, :, :] - t1[:, None, :], axis=2) + size[None, :]
-    return np.linalg.norm(t1 - t0, axis=1)[:, None] + spin[:, None] * far
+    out: FloatArray = np.linalg.norm(t1 - t0, axis=1)[:, None] + spin[:, None] * far
+    return out
 
 
 def swept(packed: Any, bodies: Bodies, b: int, centre: FloatArray, radius: float, half: float,

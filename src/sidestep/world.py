@@ -324,18 +324,13 @@ class World2D(ObstacleIds):
         ``dt`` (seconds since its last pose, > 0) only scales
         :meth:`velocity`. Costs in proportion to the body's obstacles.
         """
-        self.set_poses([body], np.reshape(validation.as_float_array(position, "position"),
-                                          (1, -1)), [angle], dt)
+        self.set_poses([body], position, [angle], dt)
 
     def set_poses(self, bodies: Ids, positions: Points2, angles: Numbers = 0.0,
                   dt: float = 1.0) -> None:
         """:meth:`set_pose` for many bodies at once: ``bodies (k,)``, ``positions (k, 2)``,
         ``angles`` a number or ``(k,)``. Either every pose is set or, on an error, none."""
-        b = self._store.bodies.known(bodies)
-        p, _ = validation.points(positions, "positions")
-        if len(p) != len(b):
-            raise ValueError(f"positions must hold one position per body ({len(b)}), "
-                             f"got {len(p)}")
+        b, p = self._store.bodies.checked(bodies, positions)
         a = validation.as_float_array(angles, "angles")
         a = np.broadcast_to(a, (len(b),)) if a.ndim == 0 else a
         if a.shape != (len(b),) or not np.all(np.isfinite(a)):
