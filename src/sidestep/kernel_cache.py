@@ -59,6 +59,7 @@ KERNELS: dict[str, tuple[str, float]] = {
     "world:nearest_points": ("F1 F2 I1 F1 F2 F2 I1", 3),
     "world:raycast_points": ("F1 F2 F2 F1 I1 F1 F2 F2 I1", 8),
     "world:overlapping_owners": ("F1 f f f", 7),
+    "cast:cast_points": ("F1 F2 F2 F1 f I1 F1 F2 F2 I1", 4),
     "index:fill_index_capsules": ("f f f i i F2 f", 2),
     "index:fill_index_boxes": ("f f f i i F2", 1),
     "grid:pyramid_grid": ("U2", 1),
