@@ -14,6 +14,7 @@ from . import tolerances, validation
 from ._types import (Family2D, FloatArray, Flags, Geometry2D, IntArray, Mode, Numbers,
                      Point2, Points2, Stop, StrPath, Table)
 from .threads import run_rows
+from .kernels.row_queue import row_queue
 from .kernels import moves as _moves
 from .kernels.polygon import first_crossing_polygon, signed_area_polygon
 from .kernels.grid import boundary_edges_grid
@@ -592,15 +593,26 @@ class World2D(ObstacleIds):
         >>> world.cast((5.0, 0.5), (0.0, 0.0), radius=0.5).fraction       # starts inside
         0.0
         """
-        p = validation.point(position, "position")
-        d = validation.point(displacement, "displacement")
-        r = validation.length(radius, "radius")
-        _flat(height)
-        _mask(mask)
-        found = self._cast(p.reshape(1, 2), d.reshape(1, 2), np.array([r]))
-        owner, fraction, normal, point = found
-        return CastHit(bool(owner[0] >= 0), float(fraction[0]), int(owner[0]), point[0],
-                       normal[0])
+        # The common case (floats or a (2,) float64 array, the default height
+        # and mask) is checked without the general validators: a per-frame call.
+        px, py = validation.xy(position, "position")
+        dx, dy = validation.xy(displacement, "displacement")
+        if type(radius) is not float or not 0.0 <= radius <= MAX_COORDINATE:
+            radius = validation.length(radius, "radius")
+        if type(height) not in (float, int) or height != 0.0:
+            _flat(height)
+        if type(mask) is not int or not 0 <= mask <= ALL:
+            _mask(mask)
+        # One row of the batch kernel, so the answer is cast_many's to the bit.
+        owner = np.empty(1, dtype=np.int64)
+        fraction = np.empty(1)
+        normal = np.empty((1, 2))
+        point = np.empty((1, 2))
+        cast_points(self._store.pack(), np.array([[px, py]]), np.array([[dx, dy]]),
+                    np.array([radius]), self._skin, owner, fraction, normal, point,
+                    row_queue(0, 1, 1))
+        found = owner.item()
+        return CastHit(found >= 0, fraction.item(), found, point[0], normal[0])
 
     def cast_many(self, positions: Points2, displacements: Points2, radius: Numbers = 0.0,
                   height: float = 0.0, mask: int = ALL) -> CastHit:
