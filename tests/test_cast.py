@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import oracle
@@ -190,6 +190,24 @@ def test_long_cast_stops_at_the_first_of_many_walls_and_from_far_outside():
     assert_miss(world.cast((1e6, 5.0), (-2e6, 0.0), radius=0.25))
 
 
+def test_ray_on_a_cell_border_reads_its_row():
+    # Regression (found by the property below): a ray (radius 0) starting at a
+    # circle's centre, exactly level with a broadphase row's border. The row
+    # is picked by a quotient, (1 - oy) / s = 1 - 1e-16, row 0, but clipped to
+    # by a product, oy + s = 1 + 2e-16, above the ray: no cell was read, and
+    # the ray inside the circle went the whole way. The cells are now chosen
+    # for the disc grown by a micrometre, as items are when they are filed.
+    world = sidestep.World2D()
+    tree = int(world.add_circles([(0.0, 1.0)], 1.180819351)[0])
+    for d in [(0.0, 2.0), (-2.0, 2.0), (2.0, 0.0)]:
+        hit = world.cast((0.0, 1.0), d)
+        assert (hit.fraction, hit.obstacle) == (0.0, tree)
+        assert hit.point.tolist() == [1.180819351, 1.0] and hit.normal.tolist() == [1.0, 0.0]
+    along = world.cast((-5.0, 1.0), (10.0, 0.0))
+    assert along.obstacle == tree
+    assert_stops_before(along, (5.0 - 1.180819351) / 10.0, 10.0)
+
+
 def test_cast_skips_removed_obstacles():
     world = sidestep.World2D()
     near, far = world.add_circles([(3.0, 0.0), (6.0, 0.0)], 0.5)
@@ -206,7 +224,10 @@ def _sphere_trace(world, p, d, r, tol=1e-12, max_steps=4000):
     Sphere tracing (Hart 1996): step by the disc's clearance, which never
     passes a surface, until it is within ``tol``. Returns the distance
     travelled (0 when the disc starts touching), ``inf`` for a miss within
-    ``|d|``, NaN when undecided (a path grazing a surface converges slowly).
+    ``|d|``, NaN when undecided: a path grazing a surface converges slowly,
+    and one that comes within ``tol`` of a surface without going into it (a
+    ray along a polygon's edge 1e-190 off it) is a touch only to the
+    reference, so a stop is taken only where the path goes in just after.
     """
     length = math.hypot(*d)
     u = np.asarray(d) / length
@@ -220,22 +241,28 @@ def _sphere_trace(world, p, d, r, tol=1e-12, max_steps=4000):
             return math.inf
         gap = oracle.clearance(world, [np.asarray(p) + s * u])[0] - r
         if gap <= tol:
+            after = s + 1e-6
+            if after > length or oracle.clearance(world, [np.asarray(p) + after * u])[0] >= r:
+                return math.nan
             return s
     return math.nan
 
 
-coordinate = st.floats(-6.0, 6.0, allow_nan=False)
+# Coordinates to 1e-9 (so exact touches are drawn): none of the sub-1e-100
+# offsets Hypothesis favours, where squares underflow and every library's
+# normals lose their unit length (far below any level's scale).
+coordinate = st.floats(-6.0, 6.0).map(lambda v: round(v, 9))
 point = st.tuples(coordinate, coordinate)
-circle = st.tuples(point, st.floats(0.1, 2.0))
-wall = st.tuples(point, point, st.floats(0.0, 0.5)).filter(lambda w: w[0] != w[1])
+circle = st.tuples(point, st.floats(0.1, 2.0).map(lambda v: round(v, 9)))
+wall = st.tuples(point, point, st.floats(0.0, 0.5).map(lambda v: round(v, 9))).filter(
+    lambda w: w[0] != w[1])
 box = st.tuples(point, st.floats(0.2, 3.0), st.floats(0.2, 3.0))
-motion = st.tuples(st.floats(-12.0, 12.0), st.floats(-12.0, 12.0)).filter(
+motion = st.tuples(coordinate, coordinate).map(lambda d: (2.0 * d[0], 2.0 * d[1])).filter(
     lambda d: math.hypot(*d) > 1e-3)
-casts = st.lists(st.tuples(st.tuples(st.floats(-8, 8), st.floats(-8, 8)), motion,
+casts = st.lists(st.tuples(st.tuples(coordinate, coordinate), motion,
                            st.sampled_from([0.0, 0.05, 0.3, 0.7, 1.5])), min_size=1, max_size=6)
 
 
-@settings(max_examples=40)
 @given(st.lists(circle, max_size=4), st.lists(wall, max_size=3), st.lists(box, max_size=2),
        st.booleans(), casts)
 def test_cast_is_never_late_and_at_most_a_skin_early(circles, walls, boxes, notch, rows):
