@@ -214,8 +214,9 @@ def run_2d(args):
             for label, call in [("Space.segment_query_first", first),
                                 ("Space.bb_query + Shape.segment_query", exact)]:
                 call(a_list[:1000], b_list[:1000])                      # warms its tree
-                rates, alpha = timed(lambda: (call(a_list, b_list), len(a_list)), args.rounds)
-                worst, wrong = errors(alpha[sample], alpha[sample] < 1.0, want, lengths[sample])
+                rates, fraction = timed(lambda: (call(a_list, b_list), len(a_list)), args.rounds)
+                worst, wrong = errors(fraction[sample], fraction[sample] < 1.0, want,
+                                      lengths[sample])
                 rows.append((f"pymunk {version} {label}", rates, worst, wrong))
     print(f"W9 disc casts (2D): {name}: {len(trees):,} trees, {len(walls)} walls; "
           f"{args.casts:,} casts, radius {RADIUS} m, 1-10 m long, from free starts; "

@@ -8,8 +8,10 @@ bullet. A ray is the cast of a disc of radius 0.
 sweep solves its quadratic, :func:`~sidestep.kernels.world.sweep_item`), and
 the answer then backs off along the motion by :data:`BACK_OFF` skins: the disc
 at ``p + fraction * d`` never overlaps anything (rounding in the time of
-impact is far below a quarter skin at any coordinate the tolerances allow),
-and it stands off the surface by at most a quarter skin (head-on), less at a
+impact is far below a quarter skin at any coordinate the tolerances allow;
+at a grazing contact, where backing off gains little separation, rounding
+the time of impact changes the separation only to second order), and it
+stands off the surface by at most a quarter skin (head-on), less at a
 grazing angle. A start a quarter skin or less before a contact answers 0.
 
 A disc that starts touching or overlapping an obstacle (signed separation
@@ -34,8 +36,9 @@ from .world import (S_INSIDE, SCRATCH_INTS, borrowed, cell_span, inside_areas, i
 
 #: How far (in skins, along the motion) a cast stops before its exact time of
 #: impact. The exact time of impact is rounded by about 1e-16 of the
-#: coordinates (1e-8 at the 1e8 the tolerances are meant for, a hundredth of
-#: a quarter skin), so a stop there could be a rounding step inside; a
+#: coordinates (1e-8 at the 1e8 the tolerances are meant for, a
+#: twenty-fifth of a quarter skin), so a stop there could be a rounding
+#: step inside; a
 #: quarter skin back is never inside, and is where a slide's safety net
 #: already lets agents end (:data:`sidestep.tolerances.SKIN`), so a move or a
 #: cast from the stop sees the obstacle as a contact, not as an overlap.
