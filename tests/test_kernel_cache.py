@@ -87,7 +87,7 @@ def test_api_calls_each_entry_kernel_with_its_one_registered_signature():
 
 
 @pytest.mark.parametrize("entries", [
-    ("moves:move_packed", "world:nearest_points", "crowd:crowd_step"),
+    ("moves:move_packed", "world:nearest_points", "crowd:crowd_step", "cast:cast_points"),
     ("kernels3d.moves:move_agent", "kernels3d.world:nearest_points",
      "kernels3d.character:update_frame", "kernels3d.crowd:crowd_step")], ids=["2d", "3d"])
 def test_each_part_is_compiled_for_its_registered_signature_by_what_calls_it(tmp_path,
