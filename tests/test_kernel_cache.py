@@ -37,6 +37,12 @@ check(Level(world, np.array([[0.0, -1.5]])), 0.3)
 crowd = sidestep.Crowd(world, [(-5.0, 5.0), (-3.0, 5.0)], 0.3)
 crowd.step([(1.0, 0.0), (-1.0, 0.0)]).touching
 crowd.step([(1.0, 0.0), (-1.0, 0.0)])         # a second step: agents at rest are told
+bar = world.add_body(world.add_walls([(-4.0, 4.0)], [(-2.0, 4.0)], 0.1))
+world.set_pose(bar, (0.0, 0.5), 0.3)
+crowd.step([(1.0, 0.0), (-1.0, 0.0)])         # a body moved: it sweeps past the agents
+walker = sidestep.Agent(world, (-3.0, 4.6), radius=0.25)
+world.set_pose(bar, (0.0, 0.6), 0.4)
+walker.step(0.0, 0.0)
 w3 = sidestep.World3D()
 w3.add_boxes([(-5, -1, -5)], [(5, 0, 5)])
 w3.add_mesh(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0.0]]), np.array([[0, 1, 2]]))
