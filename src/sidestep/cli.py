@@ -144,7 +144,7 @@ def _play_arguments(commands):
     play = commands.add_parser(
         "play", help="a top-down game: walk a character through a level (pygame-ce)",
         description="A top-down game: arrow keys or WASD move a character (a disc moved by "
-                    "World2D.move) that slides round everything, Shift runs; keys 1-4 switch "
+                    "sidestep.Agent) that slides round everything, Shift runs; keys 1-4 switch "
                     "slide/push/block/ghost; G (or F1) draws the collision geometry and the "
                     "halos; +/- (or the mouse wheel) zoom; Esc quits. Without a level, the "
                     "articles' house and trees; with --living, a level whose door, lift and "

@@ -1,6 +1,6 @@
 """The living level (``sidestep play --living``): a door, a lift and a turnstile that move.
 
-Five rooms, 40 m by 24 m, y up. The character starts in the west hall.
+Four rooms, 40 m by 24 m, y up. The character starts in the west hall.
 
 - The **swinging door** (a box hinged at the south jamb of the doorway
   between the west and the east hall) swings to and fro through the doorway,
