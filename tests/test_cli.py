@@ -79,6 +79,17 @@ def test_render_png_and_svg(scene, tmp_path, capsys):
     assert (tmp_path / "door.svg").read_text().startswith("<?xml")
 
 
+def test_render_a_scene_with_layers_and_a_turned_body(tmp_path, capsys):
+    world = sidestep.World2D()
+    world.add_walls([(-4, -3)], [(4, -3)], clearance=0.3)
+    door = world.add_boxes([(0, -1)], [(2, -0.8)], layer=1)
+    world.set_pose(world.add_body(door), (0.5, 0.0), 0.6)
+    scene = world.save(tmp_path / "door.json")
+    status, out, err = run(["render", scene, "-o", tmp_path / "door.png"], capsys)
+    assert (status, err) == (0, "") and out.startswith("wrote")
+    assert (tmp_path / "door.png").read_bytes().startswith(PNG_SIGNATURE)
+
+
 def test_walk_random_agents_json(scene, capsys):
     status, out, err = run(["walk", scene, "--agents", "5", "--steps", "20", "--json",
                             "--radius", "0.2"], capsys)

@@ -30,6 +30,8 @@ world.move_many(np.zeros((600, 2)) + (0.0, -1.5), np.ones((600, 2)), radius=[0.2
 world.clearance((0, 0)); world.clearance([(0, 0), (1, 1)]); world.nearest([(5, 5)])
 world.raycast([(-5.0, 0.0)], [(1.0, 0.0)]); world.raycast((-5, 0), (1, 1), max_distance=3)
 world.overlapping((3.5, 2.5), 0.1)
+world.cast((0.0, -1.5), (3.0, -2.0), radius=0.25)
+world.cast_many(np.zeros((600, 2)) + (0.0, -1.5), np.ones((600, 2)), radius=0.25)
 world.remove([0]); world.move((0.0, -1.5), (3.0, -2.0), radius=0.25)
 check(Level(world, np.array([[0.0, -1.5]])), 0.3)
 crowd = sidestep.Crowd(world, [(-5.0, 5.0), (-3.0, 5.0)], 0.3)
@@ -56,6 +58,10 @@ hero = sidestep.Character(w3, (0, 0, 0), 0.3, 1.8)
 hero.update((1, 0, 0), 0.1)
 w3.translate([0], (0, 0.1, 0))
 hero.update((1, 0, 0), 0.1)
+door = w3.add_body(w3.add_boxes([(6, 0, 6)], [(7, 1, 7)]))
+w3.clearance((0, 0, 0))
+w3.set_pose(door, (0.1, 0, 0), (1, 0, 0, 0))
+w3.set_poses([door], [(0.2, 0, 0)], [np.eye(3)])
 import math
 from sidestep import volumes
 from sidestep.volumes import Box, Capsule, Frustum, Point, Ray, Segment, Sphere
@@ -85,7 +91,7 @@ def test_api_calls_each_entry_kernel_with_its_one_registered_signature():
 
 
 @pytest.mark.parametrize("entries", [
-    ("moves:move_packed", "world:nearest_points", "crowd:crowd_step"),
+    ("moves:move_packed", "world:nearest_points", "crowd:crowd_step", "cast:cast_points"),
     ("kernels3d.moves:move_agent", "kernels3d.world:nearest_points",
      "kernels3d.character:update_frame", "kernels3d.crowd:crowd_step")], ids=["2d", "3d"])
 def test_each_part_is_compiled_for_its_registered_signature_by_what_calls_it(tmp_path,

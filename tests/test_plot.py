@@ -128,3 +128,65 @@ def test_walk_picture_and_animation(tmp_path, trees):
     with Image.open(tmp_path / "walk.gif") as gif:
         assert gif.format == "GIF" and gif.n_frames == min(run.frames + 1, 120)
     assert len(seen) == gif.n_frames
+
+
+# ------------------------------------------------------- layers and bodies
+def _living(*, layers, body):
+    """The same obstacles, with or without a second layer and a (still unturned) body."""
+    world = sidestep.World2D()
+    world.add_walls([(-4, -3)], [(4, -3)], clearance=0.3)
+    ids = [*world.add_circles([(0, 1), (2.5, 1.5)], 0.8, layer=[0, 2] if layers else 0),
+           *world.add_boxes([(-3, 0)], [(-2, 2)], layer=2 if layers else 0),
+           world.add_grid([[1, 0], [1, 1]], 0.5, (1, -2))]
+    if body:
+        world.set_pose(world.add_body(ids[1:]), (0.0, 0.0), 0.0)
+    return world
+
+
+def _pixels(path):
+    from matplotlib.image import imread
+    return imread(path)
+
+
+def test_render_tells_layers_and_bodies_apart(tmp_path):
+    plain = render(_living(layers=False, body=False), tmp_path / "plain.png", field=False)
+    fig = render(_living(layers=True, body=True), tmp_path / "living.png", field=False)
+    a, b = _pixels(tmp_path / "plain.png"), _pixels(tmp_path / "living.png")
+    assert a.shape == b.shape
+    # Colours, hatching, the origin marker and the legend change a good share of the picture.
+    assert np.mean(np.any(a != b, axis=-1)) > 0.005
+    legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert legend == ["layer 0", "layer 2", "in a body", "body origin"]
+    assert "on 2 layers, 1 body" in fig.axes[0].get_title()
+    assert plain.axes[0].get_legend() is None and "layer" not in plain.axes[0].get_title()
+
+
+def test_a_turned_body_is_drawn_where_it_is(tmp_path):
+    from matplotlib.collections import PatchCollection
+    from sidestep import plot_layers
+
+    world = _living(layers=True, body=True)
+    world.set_pose(0, (1.0, 2.0), np.pi / 6)
+    # The box's corners, turned about the body's origin, not its axis-aligned bounds.
+    c, s = np.cos(np.pi / 6), np.sin(np.pi / 6)
+    local = np.array([[-3, 0], [-2, 0], [-2, 2], [-3, 2]], float)
+    expected = local @ np.array([[c, s], [-s, c]]) + (1.0, 2.0)
+    np.testing.assert_allclose(plot_layers.box_corners(world, [3])[0], expected, atol=1e-12)
+    cells = plot_layers.grid_cells(world, 4)
+    assert cells.shape == (3, 4, 2)
+    centres = cells.mean(axis=1)
+    assert np.all(world.clearance(centres) < 0)          # each drawn cell is blocked there
+    ax = Figure().subplots()
+    plot.draw_world(ax, world)
+    hatched = [c for c in ax.collections if isinstance(c, PatchCollection) and c.get_hatch()]
+    assert hatched and len(ax.lines) == 1                 # the body's origin marker
+    render(world, tmp_path / "turned.png", radius=0.2)
+
+
+def test_one_layer_and_no_body_draws_as_before():
+    world = _living(layers=False, body=False)
+    ax = Figure().subplots()
+    plot.draw_world(ax, world)
+    assert not any(c.get_hatch() for c in ax.collections) and not ax.lines
+    from sidestep import plot_layers
+    assert plot_layers.legend_handles(world, "0.35") == []

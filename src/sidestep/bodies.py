@@ -14,6 +14,7 @@ import numpy as np
 
 from . import poses, validation
 from ._types import FloatArray, Ids, IntArray
+from .tolerances import MAX_COORDINATE
 
 
 class Bodies:
@@ -81,16 +82,79 @@ class Bodies:
             raise KeyError(f"no body with id {int(arr[np.argmax(bad)])} in this world")
         return arr
 
+    def refuse_members(self, ids: IntArray, action: str) -> None:
+        """``ValueError`` if one of obstacles ``ids`` is in a body: ``action`` (say
+        ``"translate"``) would move it apart from its body; ``set_pose`` moves it."""
+        n = len(self.body_of)
+        inside = ids[ids < n][self.body_of[ids[ids < n]] >= 0]
+        if len(inside):
+            i = int(inside[0])
+            raise ValueError(f"ids: obstacle {i} is in body {int(self.body_of[i])}; it moves "
+                             f"with its body (set_pose), not by {action}")
+
+    def checked(self, bodies: Ids, positions: object) -> tuple[IntArray, FloatArray]:
+        """The arguments of ``set_poses``, checked before anything is written.
+
+        Returns ``bodies`` as ``(k,) int64``, each an existing body
+        (``KeyError``) named once (``ValueError``), and ``positions`` as
+        ``(k, dim) float64``, finite (``ValueError`` naming ``positions``).
+        """
+        b = self.known(bodies, "bodies")
+        if len(b) > 1 and np.bincount(b).max() > 1:
+            raise ValueError("bodies must not name a body twice")
+        p = validation.as_float_array(positions, "positions")
+        if p.shape == (self.dim,) and len(b) == 1:
+            p = p[None]
+        elif p.size == 0 and len(b) == 0:
+            p = p.reshape(0, self.dim)        # no bodies, no positions: nothing to do
+        if p.shape != (len(b), self.dim):
+            raise ValueError(f"positions must hold one ({self.dim},) position per body, as "
+                             f"({len(b)}, {self.dim}); got shape {p.shape}")
+        if not np.all(np.abs(p) <= MAX_COORDINATE):
+            raise ValueError(f"positions must be finite and within {MAX_COORDINATE:g} of the "
+                             "origin")
+        return b, np.ascontiguousarray(p)
+
     def set(self, bodies: IntArray, positions: FloatArray, rotations: FloatArray,
-            dt: float) -> None:
-        """Record new poses: the ones they replace become the previous poses."""
+            dt: float, distinct: bool = False) -> None:
+        """Record new poses: the ones they replace become the previous poses.
+
+        With ``distinct`` (no body named twice) and every body named, the
+        current and previous arrays swap instead of copying (a frame that
+        poses every body).
+        """
         self.count += 1
         self.stamp[bodies] = self.count
-        self.previous_position[bodies] = self.position[bodies]
-        self.previous_rotation[bodies] = self.rotation[bodies]
+        if distinct and len(bodies) == len(self.members):
+            self.previous_position, self.position = self.position, self.previous_position
+            self.previous_rotation, self.rotation = self.rotation, self.previous_rotation
+        else:
+            self.previous_position[bodies] = self.position[bodies]
+            self.previous_rotation[bodies] = self.rotation[bodies]
         self.position[bodies] = positions
         self.rotation[bodies] = rotations
         self.dt[bodies] = dt
+
+    def turns(self) -> tuple[FloatArray, FloatArray]:
+        """Every body's last turn ``R R_previous^T`` as ``(axes (bodies, 3), angles
+        (bodies,))`` (3D; the shorter way; axis x for no turn), worked out once per pose
+        change."""
+        held = getattr(self, "_turns", None)
+        if held is not None and held[0] == self.count:
+            return held[1], held[2]
+        delta = np.einsum("bij,bkj->bik", self.rotation, self.previous_rotation)
+        skew = np.stack([delta[:, 2, 1] - delta[:, 1, 2], delta[:, 0, 2] - delta[:, 2, 0],
+                         delta[:, 1, 0] - delta[:, 0, 1]], axis=1)
+        sin2 = np.linalg.norm(skew, axis=1)
+        angles = np.arctan2(sin2, np.trace(delta, axis1=1, axis2=2) - 1.0)
+        axes = np.tile([1.0, 0.0, 0.0], (len(delta), 1))
+        turned = sin2 > 1e-12
+        axes[turned] = skew[turned] / sin2[turned, None]
+        for b in np.flatnonzero(~turned & (angles > 1.0)):      # half a turn
+            axis = poses.angular_velocity(self.previous_rotation[b], self.rotation[b], 1.0)
+            axes[b] = axis / np.linalg.norm(axis)
+        self._turns = (self.count, axes, angles)
+        return axes, angles
 
     def velocity(self, body: int) -> tuple[FloatArray, FloatArray]:
         """Linear (units/s) and angular (rad/s) velocity over the last ``set_pose``.

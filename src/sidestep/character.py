@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from . import carry3d as _carry3d
 from . import layers, validation
 from .layers import ALL
-from ._types import CharacterStop, FloatArray, Point3, TouchKind
+from ._types import CharacterStop, FloatArray, IntArray, Point3, TouchKind
 from .kernels3d import character as _kc
 from .kernels3d import moves as _moves
 from .kernels3d import world as _kw
@@ -95,7 +96,8 @@ class Character:
     """
 
     __slots__ = ("_world", "_body", "_contacts", "_offsets", "_touches", "_scratch", "_feet",
-                 "_packed", "_state", "_direct", "_mask")
+                 "_packed", "_state", "_direct", "_mask", "_since", "_facing", "_inherited",
+                 "_riding")
 
     _world: "World3D"
     _body: FloatArray
@@ -108,6 +110,10 @@ class Character:
     _state: Any            # kernels3d.character.FrameState: the packed world and the buffers
     _direct: Any           # the frame's compiled entry points (update_frame_direct)
     _mask: int             # the layers it collides with
+    _since: int            # the bodies' pose count it has seen (Bodies.count)
+    _facing: FloatArray    # the level direction it faces; a turning floor turns it
+    _inherited: FloatArray  # the velocity of the moving floor it last stood on (m/s)
+    _riding: bool          # whether a moving body's floor carried it this frame
 
     def __init__(self, world: "World3D", feet: Point3, radius: float, height: float, *,
                  max_slope: float = math.radians(45), step_height: float = 0.3,
@@ -152,6 +158,11 @@ class Character:
         self._contacts = np.zeros((MAX_CONTACTS, _kc.CONTACT_FIELDS))
         self._scratch = _kw.scratch()
         self._offsets = {i: o.copy() for i, o in world._store.offsets.items()}
+        self._since = world._store.bodies.count
+        self._facing = np.zeros(3)
+        self._facing[(world._up + 1) % 3] = 1.0
+        self._inherited = np.zeros(3)
+        self._riding = False
         self._touches = None
         self._feet = body[_kc.B_FEET:_kc.B_FEET + 3]
         self._packed = None
@@ -206,28 +217,53 @@ class Character:
             self._state = _kc.frame_state(packed, self._body, *self._scratch, self._contacts)
             self._packed = packed
         self._touches = None
-        carry = self._carry(packed) if store.offsets else None
+        self._riding = False
+        body = self._body
+        if body[_kc.B_ON_FLOOR] == 0.0 and self._inherited.any():
+            # In the air after leaving a moving floor: it keeps the floor's level velocity.
+            up = int(body[_kc.B_UP])
+            level = self._inherited.copy()
+            level[up] = 0.0
+            x, y, z = x + level[0], y + level[1], z + level[2]
+        carry = self._carry(packed, dt) \
+            if store.offsets or store.bodies.count > self._since else None
         if carry is None:
             stop: int = self._direct[0](self._state, x, y, z, dt)
         else:
             stop = self._direct[1](packed, carry[0], carry[1], self._body, x, y, z, dt,
                                    *self._scratch, self._contacts)
+        if body[_kc.B_ON_FLOOR] != 0.0 and not self._riding:
+            self._inherited = np.zeros(3)       # landed on a floor that does not move
+        if stop == _kc.STOP_SQUEEZED:
+            # A body pushed it against something it could not pass: the body overlaps
+            # it now; it goes to the nearest spot clear of everything (round the door's
+            # edge, out of the pinch), never left inside.
+            r = float(body[_kc.B_RADIUS])
+            h = float(body[_kc.B_HEIGHT])
+            up = int(body[_kc.B_UP])
+            centre = self._center()
+            x, y, z, ok = _moves.recover(packed, *centre.tolist(), max(0.5 * h - r, 0.0), up,
+                                         r, self._world.skin, self._world._tolerances()[2],
+                                         *self._scratch, np.empty(64, dtype=np.int64))
+            if ok:
+                self._feet[:] = np.array([x, y, z]) - 0.5 * h * self._up_vector()
         return stop
 
-    def _carry(self, packed: Any) -> tuple[Any, Any] | None:
-        # Obstacles moved since the last frame (World3D.translate) that carry
-        # the character (its floor) or pushed into it: their displacement,
-        # and the alive and flag arrays of the world without them to slide it
-        # in; None when nothing carries it.
+    def _carry(self, packed: Any, dt: float) -> tuple[Any, Any] | None:
+        # Obstacles moved since the last frame (World3D.translate, or bodies'
+        # set_pose) that carry the character (its floor) or pushed into it:
+        # their displacement, and the alive and flag arrays of the world without
+        # them to slide it in; None when nothing carries it.
         body = self._body
         floor = int(body[_kc.B_FLOOR_OBSTACLE]) if body[_kc.B_ON_FLOOR] else -1
+        rode, pushed, carriers_of_bodies = self._bodies_moved(packed, floor, dt)
         moved = {}
         for i, offset in self._world._store.offsets.items():
             delta = offset - self._offsets.get(i, 0.0)
             if np.any(delta != 0.0):
                 moved[i] = delta
                 self._offsets[i] = offset.copy()
-        if not moved:
+        if not moved and not len(carriers_of_bodies):
             return None
         alive = packed.alive
         carriers = [i for i in moved if i == floor and alive[i]]
@@ -235,14 +271,76 @@ class Character:
             touching = self._world.overlapping(self._center(), body[_kc.B_RADIUS],
                                                body[_kc.B_HEIGHT], self._mask)
             carriers += [int(i) for i in touching if int(i) in moved and int(i) != floor]
-        if not carriers:
+        if not carriers and not len(carriers_of_bodies):
             return None
-        body[_kc.B_CARRY:_kc.B_CARRY + 3] = sum(moved[i] for i in carriers)
+        body[_kc.B_CARRY:_kc.B_CARRY + 3] = sum((moved[i] for i in carriers), rode + pushed)
         alive = alive.copy()
         alive[carriers] = 0
+        alive[carriers_of_bodies] = 0
         flags = packed.flags.copy()
         flags[_kw.F_REMOVED] = 1
         return alive, flags
+
+    def _bodies_moved(self, packed: Any, floor: int,
+                      dt: float) -> tuple[FloatArray, FloatArray, IntArray]:
+        """What the bodies moved since the last frame do to the character.
+
+        Returns ``(rode, pushed, carriers)``: the displacement of the floor's
+        material under its feet if it stands on a body that moved (the turn
+        turns :attr:`facing`; the floor's velocity is kept for when it leaves
+        it), the displacement of every other moved body that swept into it
+        (:func:`~sidestep.kernels3d.carry.sweep_past`: seen from the body, the
+        capsule slides along the body's motion reversed), and the ids of those
+        bodies' obstacles (the world it is then carried through leaves them out).
+        """
+        store = self._world._store
+        bodies = store.bodies
+        if bodies.count <= self._since:
+            return np.zeros(3), np.zeros(3), np.zeros(0, dtype=np.int64)
+        since = self._since
+        self._since = bodies.count
+        body = self._body
+        feet = self.position
+        center = self._center()
+        r = float(body[_kc.B_RADIUS])
+        h = float(body[_kc.B_HEIGHT])
+        of = bodies.body_of
+        riding = int(of[floor]) if 0 <= floor < len(of) else -1
+        rode = np.zeros(3)
+        carriers = []
+        if riding >= 0 and bodies.stamp[riding] > since:
+            turn = bodies.rotation[riding] @ bodies.previous_rotation[riding].T
+            rode = turn @ (feet - bodies.previous_position[riding]) \
+                + bodies.position[riding] - feet
+            facing = turn @ self._facing
+            facing[int(body[_kc.B_UP])] = 0.0
+            if np.linalg.norm(facing) > 0.0:
+                self._facing = facing / np.linalg.norm(facing)
+            self._inherited = rode / dt if dt > 0.0 else np.zeros(3)
+            self._riding = True
+            carriers.append(bodies.members[riding])
+        # Bodies that swept into it (those whose material near it moved far enough only).
+        pushed, pushers = _carry3d.table(store).push(
+            store, packed, since, riding, center, r, max(0.5 * h - r, 0.0), int(body[_kc.B_UP]),
+            self._world._tolerances(), self._world._max_iterations, self._scratch)
+        carriers.extend(bodies.members[b] for b in pushers)
+        ids = np.concatenate(carriers) if carriers else np.zeros(0, dtype=np.int64)
+        return rode, pushed, ids
+
+    @property
+    def facing(self) -> FloatArray:
+        """``(3,) float64``: the level direction the character faces (a unit vector across
+        ``up``). It is the game's to set; a turning floor it stands on turns it."""
+        return self._facing.copy()
+
+    @facing.setter
+    def facing(self, value: Point3) -> None:
+        f = validation.point(value, "facing", dim=3).copy()
+        f[int(self._body[_kc.B_UP])] = 0.0
+        n = float(np.linalg.norm(f))
+        if n == 0.0:
+            raise ValueError("facing must have a level part (it cannot point along up)")
+        self._facing = f / n
 
     def jump(self, speed: float) -> bool:
         """Jump at ``speed`` (m/s, up) on the next :meth:`update`, if standing on a floor.

@@ -321,7 +321,8 @@ class Crowd(_Agents):
                  world._max_iterations, carried, flags)
         self._since = stamp
         self._positions = carried
-        return flags == 2
+        squeezed: BoolArray = flags == 2
+        return squeezed
 
     def step(self, displacements: Points2, mode: CrowdMode = "slide") -> CrowdStep:
         """Move every agent at once by its displacement.

@@ -15,11 +15,13 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
+from . import carry3d as _carry3d
 from . import validation
 from .layers import ALL
 from ._types import CrowdMode, FloatArray, IntArray, Numbers, Points3
 from .crowd import CrowdStep, _Agents, _cells, _read_only
 from .kernels import crowd as _kc
+from .kernels import moves as _moves
 from .kernels3d import crowd as _kc3
 from .threads import run_rows
 
@@ -127,6 +129,7 @@ class Crowd3D(_Agents):
         self._heights = np.empty(0)
         self._halves = np.empty(0)
         self._start(separation, mask)
+        self._since = world._store.bodies.count     # bodies' poses from here on sweep past it
         self.add(positions, radii, heights, weights)
 
     # ------------------------------------------------------------- agents
@@ -182,6 +185,14 @@ class Crowd3D(_Agents):
         up = world._up
         skin, margin, slack, min_motion = world._tolerances()
         d, code, intents, rmax, dmax, separation, cell = self._prelude(displacements, mode, skin)
+        squeezed = None
+        bodies = world._store.bodies
+        if bodies.count > self._since and n:
+            # Bodies moved since the last step: their motion sweeps past the agents first.
+            self._positions, _, squeezed = _carry3d.carry_agents(
+                world, world._packed(self._mask), self._since, self._positions, self._radii,
+                self._halves)
+        self._since = bodies.count
         p = self._positions
         # The largest coordinate (for rounding), rounded up to a power of two: it stays
         # the same from step to step (agents at rest, Crowd._buffers).
@@ -200,6 +211,8 @@ class Crowd3D(_Agents):
                  min_motion, world._max_iterations, scale, *last, flat, last_flat, still, busy,
                  out, stops, obstacles, pressure, *_cells(nx * ny, n), join=False)
         self._finish(params, d, flat, out, stops, obstacles, pressure, open_cells)
+        if squeezed is not None and len(squeezed):
+            stops[squeezed] = _moves.STOP_SQUEEZED
         # Views, not copies, as Crowd.step: the crowd replaces its arrays, never writes them.
         return _CrowdStep3D(_read_only(self._ids), _read_only(out), _read_only(obstacles),
                             _read_only(still.view(np.bool_)), stops, self._radii, 2.0 * skin,

@@ -42,7 +42,7 @@ from typing import Any
 
 #: Entry kernels (called from Python), by ``module:function``, with their
 #: argument types (``f`` float64, ``i`` int64, ``F1``/``F2`` C-contiguous
-#: float64 arrays of 1 and 2 dimensions, ``R1`` a read-only ``F1`` (a
+#: float64 arrays of 1 and 2 dimensions (``F3``: 3), ``R1`` a read-only ``F1`` (a
 #: volume's packed row), ``I1`` int64, ``J1`` int32, ``C1`` int8, ``B1``/``B2``
 #: bool, ``U1``/``U2`` uint8, ``I2`` int64 2D, ``b`` a bool, ``W`` the packed 2D world that
 #: ``world:unpack_world`` makes, ``P3`` the packed 3D world (a ``Packed3D``),
@@ -61,6 +61,7 @@ KERNELS: dict[str, tuple[str, float]] = {
     "world:nearest_points": ("F1 U1 F2 I1 F1 F2 F2 I1", 3),
     "world:raycast_points": ("F1 U1 F2 F2 F1 I1 F1 F2 F2 I1", 8),
     "world:overlapping_owners": ("F1 U1 f f f", 7),
+    "cast:cast_points": ("F1 U1 F2 F2 F1 f I1 F1 F2 F2 I1", 4.5),
     "index:fill_index_capsules": ("f f f i i F2 f", 2),
     "index:fill_index_boxes": ("f f f i i F2", 1),
     "grid:pyramid_grid": ("U2", 1),
@@ -92,6 +93,11 @@ KERNELS: dict[str, tuple[str, float]] = {
     "kernels3d.world:primitive_boxes": ("I1 F2 F2 I1", 0.3),
     "kernels3d.bvh:_build": ("F2 i", 7.4),
     "kernels3d.world:translate_primitives": ("F2 F2 I1 I1 I2 F1", 0.1),
+    # 3D bodies: a pose's rotations, the store's parts, the packed world's.
+    "kernels3d.poses:quaternion_matrices": ("F2 f F3", 0.2),
+    "kernels3d.poses:pose_bodies_3d": ("I1 F3 F2 I1 I1 I1 I1 F2 I1 I1 F2 F2 F2", 0.5),
+    "kernels3d.poses:drift": ("I1 F3 F2 F2 F2", 0.2),
+    "kernels3d.poses:pose_packed": ("I1 F3 F2 I1 I1 I1 I1 F2 I1 I1 F2 P3 F2 I1", 1.5),
     "kernels3d.world:separation_prim": ("P3 i f f f f f f", 6),
     "kernels3d.world:sweep_prim": ("P3 i f f f f f f f f f f f f", 5.5),
     "kernels3d.moves:_gather": ("P3 f f f f i f f f f f f F1 I1 I1 i", 1.5),
@@ -146,6 +152,7 @@ PARTS: dict[str, tuple[str, ...]] = {
     "moves:_seams": ("world:separation_item",),
     "moves:_seam_row": ("world:separation_item",),
     "world:nearest_points": ("world:probe_point",),
+    "cast:cast_points": ("world:inside_areas", "world:separation_item"),
     "crowd:crowd_step": _MOVE_PARTS,
     "kernels3d.moves:_gather": ("kernels3d.world:separation_prim", "kernels3d.world:sweep_prim"),
     "kernels3d.moves:recover": ("kernels3d.world:separation_prim",),
@@ -223,6 +230,7 @@ def _types() -> dict[str, Any]:
 
     return {"f": types.float64, "i": types.int64, "b": types.boolean,
             "F1": array(types.float64, 1), "F2": array(types.float64, 2),
+            "F3": array(types.float64, 3),
             "R1": types.Array(types.float64, 1, "C", readonly=True),
             "I1": array(types.int64, 1), "J1": array(types.int32, 1),
             "C1": array(types.int8, 1), "B1": array(types.boolean, 1),

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 from numpy.typing import ArrayLike
 
+from . import plot_layers
 from ._types import FloatArray, Points2
 
 if TYPE_CHECKING:
@@ -140,6 +141,13 @@ def draw_world(ax: Axes, world: World2D, *, halo: float = 0.0, color: ColorType 
         Width of wall segments in points; by default 2, or 0.6 when the world
         holds more than :data:`_MANY_WALLS` walls (a whole map, where thick
         lines would cover the rooms).
+
+    Notes
+    -----
+    Obstacles on different collision layers are drawn in a colour per layer
+    (layer 0 in ``color``), those in rigid bodies hatched, with a marker at
+    each body's pose origin: see :mod:`sidestep.plot_layers`, whose
+    :func:`~sidestep.plot_layers.legend_handles` explains them in a legend.
     """
     from matplotlib.collections import LineCollection, PatchCollection
     from matplotlib.colors import ListedColormap
@@ -151,30 +159,58 @@ def draw_world(ax: Axes, world: World2D, *, halo: float = 0.0, color: ColorType 
         geom, _ = world.segments()
         _add_capsules(ax, geom[:, 0:4], geom[:, 4] + halo, color=halo_color, alpha=alpha,
                       linewidth=0, zorder=1)
-    circles = world.geometry("circle")
-    centers = circles["centers"]
-    _add_capsules(ax, np.hstack([centers, centers]), circles["radii"], color=color, zorder=2)
-    walls = world.geometry("wall")
-    _add_capsules(ax, np.hstack([walls["starts"], walls["ends"]]), walls["clearance"],
-                  color=color, alpha=alpha, linewidth=0, zorder=2)
+    family = {f: world.geometry(f) for f in ("circle", "wall", "box", "polygon", "grid")}
     if linewidth is None:
-        linewidth = 2.0 if len(walls["ids"]) <= _MANY_WALLS else 0.6
-    # (The ignores: matplotlib's stubs want a sequence of lines where its
-    # documentation, and this call, give an (n, 2, 2) array.)
-    segments = np.stack([walls["starts"], walls["ends"]], axis=1)
-    ax.add_collection(LineCollection(segments,  # type: ignore[arg-type]
-                                     colors=color, linewidths=linewidth, zorder=2))
-    boxes = world.geometry("box")
-    shapes: list[Patch] = [Rectangle(lo, *(hi - lo))
-                           for lo, hi in zip(boxes["mins"], boxes["maxs"])]
-    shapes += [Polygon(v) for v in world.geometry("polygon")["vertices"]]
-    ax.add_collection(PatchCollection(shapes, color=color, zorder=2))
-    grids = world.geometry("grid")
-    for table, size, (ox, oy) in zip(grids["blocked"], grids["cell_size"], grids["origin"]):
-        rows, cols = table.shape
-        ax.imshow(np.ma.masked_equal(table.astype(np.uint8), 0), cmap=ListedColormap([color]),
-                  origin="lower", interpolation="nearest", zorder=2,
-                  extent=(ox, ox + cols * size, oy, oy + rows * size))
+        linewidth = 2.0 if len(family["wall"]["ids"]) <= _MANY_WALLS else 0.6
+    # One pass per layer colour, and apart for the obstacles in bodies (see
+    # sidestep.plot_layers); a world on one layer without bodies is one pass.
+    for shade, moving, ids in plot_layers.groups(world, color):
+        pick = {f: np.isin(g["ids"], ids) for f, g in family.items()}
+        body = dict(edgecolor=plot_layers.BODY_EDGE, hatch=plot_layers.BODY_HATCH,
+                    linewidth=0.6) if moving else {}
+        fill = dict(facecolor=shade, **body) if moving else dict(color=shade)
+        circles = family["circle"]
+        centers = circles["centers"][pick["circle"]]
+        _add_capsules(ax, np.hstack([centers, centers]), circles["radii"][pick["circle"]],
+                      zorder=2, **fill)
+        walls = family["wall"]
+        starts, ends = walls["starts"][pick["wall"]], walls["ends"][pick["wall"]]
+        _add_capsules(ax, np.hstack([starts, ends]), walls["clearance"][pick["wall"]],
+                      alpha=alpha, zorder=2, **(fill if moving else dict(fill, linewidth=0)))
+        # (The ignores: matplotlib's stubs want a sequence of lines where its
+        # documentation, and this call, give an (n, 2, 2) array.)
+        segments = np.stack([starts, ends], axis=1)
+        ax.add_collection(LineCollection(segments,  # type: ignore[arg-type]
+                                         colors=shade, linewidths=linewidth, zorder=2,
+                                         linestyles="--" if moving else "solid"))
+        boxes = family["box"]
+        if moving:      # a body's box may be turned: its corners, not its bounds
+            shapes: list[Patch] = [Polygon(c) for c in
+                                   plot_layers.box_corners(world, boxes["ids"][pick["box"]])]
+        else:
+            shapes = [Rectangle(lo, *(hi - lo)) for lo, hi in
+                      zip(boxes["mins"][pick["box"]], boxes["maxs"][pick["box"]])]
+        shapes += [Polygon(v) for v, keep in zip(family["polygon"]["vertices"], pick["polygon"])
+                   if keep]
+        ax.add_collection(PatchCollection(shapes, zorder=2, **fill))
+        grids = family["grid"]
+        for gid, table, size, (ox, oy), keep in zip(grids["ids"], grids["blocked"],
+                                                    grids["cell_size"], grids["origin"],
+                                                    pick["grid"]):
+            if not keep:
+                continue
+            if moving:  # turned with its body: its blocked cells as quadrilaterals
+                cells = [Polygon(q) for q in plot_layers.grid_cells(world, int(gid))]
+                ax.add_collection(PatchCollection(cells, zorder=2, **fill))
+                continue
+            rows, cols = table.shape
+            ax.imshow(np.ma.masked_equal(table.astype(np.uint8), 0),
+                      cmap=ListedColormap([shade]), origin="lower", interpolation="nearest",
+                      zorder=2, extent=(ox, ox + cols * size, oy, oy + rows * size))
+    origins = plot_layers.body_origins(world)
+    if len(origins):
+        ax.plot(origins[:, 0], origins[:, 1], "P", color="white",
+                markeredgecolor=plot_layers.BODY_EDGE, markersize=7, zorder=4)
     ax.set_aspect("equal")
     ax.autoscale_view()
 

@@ -20,6 +20,7 @@ import numbers
 import numpy as np
 
 from . import validation
+from .kernels3d.poses import quaternion_matrices
 from ._types import FloatArray
 
 #: How far from unit a quaternion's length, or from orthonormal a matrix, may be
@@ -52,26 +53,57 @@ def rotation(value: object, name: str = "rotation") -> FloatArray:
     rotation (both to :data:`UNIT_TOLERANCE`; within it they are normalised).
     """
     arr = validation.as_float_array(value, name)
+    if arr.shape not in ((4,), (3, 3)):
+        raise ValueError(f"{name} must be a unit quaternion (w, x, y, z) or a (3, 3) rotation "
+                         f"matrix, got shape {arr.shape}")
+    out: FloatArray = rotations(arr[None], 1, name)[0]
+    return out
+
+
+def rotations(value: object, k: int, name: str = "rotations") -> FloatArray:
+    """``k`` 3D rotations as ``(k, 3, 3)`` matrices: :func:`rotation` for many at once.
+
+    ``value``: ``(k, 4)`` unit quaternions ``(w, x, y, z)``, ``(k, 3, 3)``
+    rotation matrices, or None (``k`` identities). The same checks and
+    normalisation as :func:`rotation`, done on the whole array (no Python
+    loop: a thousand bodies' poses are checked in microseconds). Matrices
+    are made orthonormal by two Newton steps of the polar decomposition,
+    ``R <- (3 R - R R^T R) / 2``, each squaring the error (from
+    :data:`UNIT_TOLERANCE` to below rounding).
+    """
+    if value is None:
+        return np.broadcast_to(np.eye(3), (k, 3, 3)).copy()
+    arr = validation.as_float_array(value, name)
+    if k == 0 and arr.size == 0:
+        return np.zeros((0, 3, 3))
+    if arr.shape not in ((k, 4), (k, 3, 3)):
+        raise ValueError(f"{name} must hold {k} unit quaternions (w, x, y, z) as ({k}, 4) or "
+                         f"{k} rotation matrices as ({k}, 3, 3), got shape {arr.shape}")
     if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite, got {arr.tolist()}")
-    if arr.shape == (4,):
-        length = float(np.linalg.norm(arr))
-        if abs(length - 1.0) > UNIT_TOLERANCE:
-            raise ValueError(f"{name} must be a unit quaternion (w, x, y, z); its length is "
-                             f"{length:g}")
-        w, x, y, z = arr / length
-        return np.array([
-            [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
-    if arr.shape == (3, 3):
-        if np.abs(arr @ arr.T - np.eye(3)).max() > UNIT_TOLERANCE or np.linalg.det(arr) <= 0:
-            raise ValueError(f"{name} must be a rotation matrix (orthonormal, determinant +1)")
-        u, _, vt = np.linalg.svd(arr)
-        out: FloatArray = u @ vt
+        raise ValueError(f"{name} must be finite")
+    if arr.shape == (k, 4):
+        out = np.empty((k, 3, 3))
+        i = quaternion_matrices(np.ascontiguousarray(arr), UNIT_TOLERANCE, out)
+        if i >= 0:
+            raise ValueError(f"{_at(name, k, i)} must be a unit quaternion (w, x, y, z); its "
+                             f"length is {np.linalg.norm(arr[i]):g}")
         return out
-    raise ValueError(f"{name} must be a unit quaternion (w, x, y, z) or a (3, 3) rotation "
-                     f"matrix, got shape {arr.shape}")
+    gram = arr @ arr.transpose(0, 2, 1)
+    off = np.abs(gram - np.eye(3)).reshape(k, 9).max(axis=1) > UNIT_TOLERANCE
+    bad = off | (np.linalg.det(arr) <= 0) if k else off
+    if np.any(bad):
+        i = int(np.argmax(bad))
+        raise ValueError(f"{_at(name, k, i)} must be a rotation matrix (orthonormal, "
+                         "determinant +1)")
+    out = arr
+    for _ in range(2):
+        out = 1.5 * out - 0.5 * (out @ out.transpose(0, 2, 1) @ out)
+    return out
+
+
+def _at(name: str, k: int, i: int) -> str:
+    # The argument an error names: itself for one, its row i for many.
+    return name if k == 1 else f"{name}[{i}]"
 
 
 def quaternion(R: FloatArray) -> FloatArray:

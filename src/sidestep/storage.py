@@ -206,7 +206,7 @@ class Store:
         b.count += 1
         blob = self._packed
         packed = blob is not None
-        if packed:
+        if blob is not None:
             ints, floats, _ = split_blob(blob)
             offsets = (int(ints[_kw.H_F_GEOMETRY]), int(ints[_kw.H_F_VERTICES]),
                        int(ints[_kw.H_F_FRAME]), int(ints[_kw.H_F_BOUNDS]))

@@ -9,6 +9,12 @@ cell marked as ground (solid below). :meth:`Store3D.pack` hands the
 kernels the primitives and a bounding volume hierarchy over their boxes,
 rebuilt only after obstacles were added; removal clears an ``alive`` flag and
 translation moves the primitives and refits the hierarchy.
+
+Obstacles in rigid bodies (:meth:`Store3D.make_body`) keep their parts in
+the body's frame (:class:`Parts3D`); a pose writes them into the world
+(:func:`sidestep.kernels3d.poses.pose_bodies_3d`), into the stored arrays
+and the packed copy alike, and refits the hierarchy above the body's
+primitives, as translation does.
 """
 from typing import Any, Literal
 
@@ -17,7 +23,9 @@ from numpy.typing import NDArray
 
 from . import tolerances
 from ._types import BoolArray, FloatArray, Geometry3D, IntArray
+from .bodies import Bodies
 from .kernels3d import world as _kw
+from .kernels3d.poses import drift, pose_bodies_3d, pose_packed
 from .kernels3d.mesh import active_edges, face_normals
 from .kernels3d.voxels import merge_cells, surface_squares
 from .layers import ALL, Seen
@@ -28,6 +36,64 @@ FAMILIES = ("panel", "mesh", "box", "sphere", "cylinder", "voxels", "heightfield
 #: Translations refit the packed hierarchy in place until they add up to this
 #: many times the level's size; the next pack after that rebuilds it.
 REBUILD_AFTER = 1.0
+#: Poses refit the packed hierarchy in place while every body's centre stays
+#: within this many times the level's size of where it stood when the
+#: hierarchy was built; the next pack after one goes farther rebuilds it. A
+#: refitted tree stays right, but the nodes above a body that travelled
+#: stretch over its old place and its new one, and queries there open them
+#: for nothing; a door swinging or a platform shuttling within a quarter of
+#: the level never pays for a rebuild.
+BODY_DRIFT = 0.25
+
+
+class Parts3D:
+    """The primitives and corners of a 3D world's bodies, in each body's own frame.
+
+    Body ``b``'s rows of each array are ``*_first[b]:*_first[b + 1]``
+    (:func:`sidestep.kernels3d.poses.pose_bodies_3d` reads them). Boxes and
+    cylinders are not rewritten by a pose: they are read in their body's
+    frame, four rows of the corner pool from ``frame_row[b]``.
+    """
+
+    def __init__(self) -> None:
+        self.frame_row = np.zeros(0, dtype=np.int64)
+        self.prim_first = np.zeros(1, dtype=np.int64)
+        self.prim_row = np.zeros(0, dtype=np.int64)
+        self.prim_kind = np.zeros(0, dtype=np.int64)
+        self.prim_local = np.zeros((0, _kw.PARAMS))
+        self.vertex_first = np.zeros(1, dtype=np.int64)
+        self.vertex_row = np.zeros(0, dtype=np.int64)
+        self.vertex_local = np.zeros((0, 3))
+        #: ``(bodies, 3)``: the centre of each body's primitives' box, in its frame.
+        self.centre = np.zeros((0, 3))
+        #: ``(bodies, 3)`` bool: the up axes of the ground (heightfield) triangles it holds.
+        self.ground = np.zeros((0, 3), dtype=bool)
+        self.any_ground = False
+
+    def add(self, frame_row: int, prims: IntArray, kinds: IntArray, params: FloatArray,
+            rows: IntArray, vertices: FloatArray, boxes: FloatArray) -> None:
+        """A new body: its frame's row, primitives (rows, kinds, parameter rows), corner
+        rows and their coordinates, and its primitives' boxes ``(p, 6)``."""
+        self.frame_row = np.append(self.frame_row, frame_row)
+        self.prim_first = np.append(self.prim_first, self.prim_first[-1] + len(prims))
+        self.prim_row = np.concatenate([self.prim_row, prims])
+        self.prim_kind = np.concatenate([self.prim_kind, kinds])
+        self.prim_local = np.concatenate([self.prim_local, params])
+        self.vertex_first = np.append(self.vertex_first, self.vertex_first[-1] + len(rows))
+        self.vertex_row = np.concatenate([self.vertex_row, rows])
+        self.vertex_local = np.concatenate([self.vertex_local, vertices])
+        centre = 0.5 * (boxes[:, 0:3].min(axis=0) + boxes[:, 3:6].max(axis=0)) if len(boxes) \
+            else np.zeros(3)      # an empty voxel table or mesh: nothing to drift
+        self.centre = np.concatenate([self.centre, centre[None]])
+        ground = params[(kinds == _kw.PRIM_POLYGON) & (params[:, _kw.P_GROUND] != 0),
+                        _kw.P_GROUND].astype(np.int64) - 1
+        self.ground = np.concatenate([self.ground, np.isin(np.arange(3), ground)[None]])
+        self.any_ground = bool(self.ground.any())
+
+    def arrays(self) -> tuple[IntArray, IntArray, IntArray, IntArray, FloatArray, IntArray,
+                              IntArray, FloatArray]:
+        return (self.frame_row, self.prim_first, self.prim_row, self.prim_kind, self.prim_local,
+                self.vertex_first, self.vertex_row, self.vertex_local)
 
 
 class Store3D:
@@ -58,6 +124,9 @@ class Store3D:
         self._moved = 0.0                       # how far obstacles moved since the build
         self._size = 0.0                        # the level's size at the build
         self._removed = False
+        self.bodies = Bodies(3)
+        self._parts = Parts3D()
+        self._built_centre = np.zeros((0, 3))   # each body's centre when the tree was built
         #: Counts the changes to the obstacles (adds, removals, moves): a crowd keeps its
         #: agents at rest only while it stays the same.
         self.version = 0
@@ -223,6 +292,70 @@ class Store3D:
             self._packed.alive[ids] = 0
             self._packed.flags[_kw.F_REMOVED] = 1
 
+    def make_body(self, ids: IntArray) -> int:
+        """Make obstacles ``ids`` (checked: known, live) one body; returns its number.
+
+        Their coordinates now are the body's frame: its parts are copied
+        (:class:`Parts3D`), four rows are added to the corner pool for its
+        frame (identity) and its boxes and cylinders are marked to be read
+        in it. The next pack rebuilds the hierarchy, as after an add.
+        """
+        body = self.bodies.add(ids, self.alive.size)
+        members = self.bodies.members[body]
+        prims = self._prims_of(members)
+        kinds = self.kind.view()[prims]
+        ranges = self.vertex_range.view()[members]
+        rows = np.concatenate([np.arange(f, f + c) for f, c in ranges]).astype(np.int64)
+        frame = self.vertices.size
+        identity = np.zeros((_kw.FRAME_ROWS, 3))
+        identity[:3] = np.eye(3)                # R's rows, then the position 0
+        self.vertices.extend(identity)
+        solid = (kinds == _kw.PRIM_BOX) | (kinds == _kw.PRIM_CYLINDER)
+        self.params.data[prims[solid], _kw.S_FRAME] = frame + 1
+        params = self.params.view()
+        boxes = _kw.primitive_boxes(kinds, params[prims], self.vertices.view(), self.loop.view())
+        self._parts.add(frame, prims, kinds, params[prims].copy(),
+                        rows, self.vertices.view()[rows].copy(), boxes)
+        self._packed = None
+        self.version += 1
+        return body
+
+    def pose_bodies(self, bodies: IntArray, positions: FloatArray, rotations: FloatArray,
+                    dt: float) -> None:
+        """Put checked, distinct ``bodies (k,)`` at ``positions (k, 3)``, turned by
+        ``rotations (k, 3, 3)``; ``dt`` seconds since their last poses.
+
+        A body holding ground (a heightfield, solid below along its up axis)
+        turns only about that axis: any other turn is refused (``ValueError``)
+        before anything is written.
+        """
+        parts = self._parts
+        ground = parts.ground[bodies] if parts.any_ground else parts.ground[:0]
+        if ground.any():
+            # R e_up == e_up, to rounding: the up axis' column of R.
+            k, axis = np.nonzero(ground)
+            tilted = np.abs(rotations[k, axis, axis] - 1.0) > 1e-9
+            if np.any(tilted):
+                b = int(bodies[k[np.argmax(tilted)]])
+                raise ValueError(f"rotations: body {b} holds a heightfield (solid below along "
+                                 f"axis {'xyz'[int(axis[np.argmax(tilted)])]}), so it may turn "
+                                 "only about that axis")
+        self.bodies.set(bodies, positions, rotations, dt, distinct=True)
+        self.version += 1
+        arrays = parts.arrays()
+        pose_bodies_3d(bodies, rotations, positions, *arrays, self.params.view(),
+                       self.vertices.view())
+        packed = self._packed
+        if packed is None or self._boxes is None or self._row_of is None:
+            return
+        # The bodies' centres now against where they stood at the build (see
+        # BODY_DRIFT): refit in place, or rebuild at the next pack.
+        if drift(bodies, rotations, positions, parts.centre, self._built_centre) > \
+                BODY_DRIFT * self._size:
+            self._packed = None
+            return
+        pose_packed(bodies, rotations, positions, *arrays, packed, self._boxes, self._row_of)
+
     def translate(self, ids: IntArray, offset: FloatArray) -> None:
         """Move obstacles ``ids`` by ``offset (3,)``: solids' parameters and panels' corners."""
         self.version += 1
@@ -335,6 +468,9 @@ class Store3D:
             self._row_of[order] = np.arange(len(order))
             self._boxes = boxes
             self._moved = 0.0
+            bodies = self.bodies
+            self._built_centre = np.einsum("kij,kj->ki", bodies.rotation,
+                                           self._parts.centre) + bodies.position
             root = self._packed.tree.boxes
             self._size = float(np.max(root[0, 3:6] - root[0, 0:3])) if len(root) else 0.0
         return self._packed

@@ -14,13 +14,16 @@ from . import layers, tolerances, validation
 from ._types import (Family2D, FloatArray, Flags, Geometry2D, Ids, IntArray, Mode, Numbers,
                      Point2, Points2, Stop, StrPath, Table)
 from .threads import run_rows
+from .kernels.row_queue import row_queue
 from .kernels import moves as _moves
 from .kernels.polygon import first_crossing_polygon, signed_area_polygon
 from .kernels.grid import boundary_edges_grid
 from .obstacle_ids import ObstacleIds
 from .kernels.world import (AREA_BOX, AREA_GRID, AREA_POLYGON, nearest_points,
                             overlapping_owners, raycast_points)
-from .results import Contact, Move, Nearest, RayHits, contacts_from_rows, move_record
+from .kernels.cast import cast_points
+from .layers import ALL, mask as _mask
+from .results import CastHit, Contact, Move, Nearest, RayHits, contacts_from_rows, move_record
 from .storage import FAMILIES, Store
 from .tolerances import MAX_COORDINATE
 
@@ -324,17 +327,13 @@ class World2D(ObstacleIds):
         ``dt`` (seconds since its last pose, > 0) only scales
         :meth:`velocity`. Costs in proportion to the body's obstacles.
         """
-        self.set_poses([body], [position], [angle], dt)
+        self.set_poses([body], position, [angle], dt)
 
     def set_poses(self, bodies: Ids, positions: Points2, angles: Numbers = 0.0,
                   dt: float = 1.0) -> None:
         """:meth:`set_pose` for many bodies at once: ``bodies (k,)``, ``positions (k, 2)``,
         ``angles`` a number or ``(k,)``. Either every pose is set or, on an error, none."""
-        b = self._store.bodies.known(bodies)
-        p, _ = validation.points(positions, "positions")
-        if len(p) != len(b):
-            raise ValueError(f"positions must hold one position per body ({len(b)}), "
-                             f"got {len(p)}")
+        b, p = self._store.bodies.checked(bodies, positions)
         a = validation.as_float_array(angles, "angles")
         a = np.broadcast_to(a, (len(b),)) if a.ndim == 0 else a
         if a.shape != (len(b),) or not np.all(np.isfinite(a)):
@@ -644,6 +643,113 @@ class World2D(ObstacleIds):
                            point[0])
         return RayHits(owner >= 0, dist, normal, owner, point)
 
+    def cast(self, position: Point2, displacement: Point2, radius: float = 0.0,
+             height: float = 0.0, mask: int = ALL) -> CastHit:
+        """First contact of a disc of ``radius`` swept from ``position`` by ``displacement``.
+
+        No slide: the disc stops at its first contact (a third-person camera's
+        spring arm, a dash, a thick bullet; radius 0 is a ray).
+
+        Parameters
+        ----------
+        position, displacement : (2,) float64
+            Start of the disc's centre and its motion (world units); the
+            motion may be zero.
+        radius : float >= 0
+        height : float
+            0 only: a disc has no height (the argument is there so 2D and 3D
+            calls read alike; :meth:`World3D.cast` sweeps a capsule).
+        mask : int
+            The layers seen (:mod:`sidestep.layers`); every layer by default.
+
+        Returns
+        -------
+        CastHit
+            ``hit`` (bool), ``fraction`` (float in [0, 1]), ``obstacle``
+            (int), ``point`` and ``normal`` ((2,) float64), ``part`` None.
+            The disc at ``position + fraction * displacement`` overlaps
+            nothing, and stands a quarter skin (:attr:`skin`) before the
+            exact contact along the motion, so head-on at most that far
+            from the surface (:data:`sidestep.kernels.cast.BACK_OFF`);
+            ``point`` is the surface point at the exact contact. A miss:
+            ``hit`` False, fraction 1.0, obstacle -1, point NaN, normal 0.
+            A disc that starts touching or overlapping an obstacle: fraction
+            0.0, the deepest such obstacle, its surface point nearest the
+            centre and the way out of it.
+
+        Examples
+        --------
+        >>> import sidestep
+        >>> world = sidestep.World2D()
+        >>> tree = int(world.add_circles([(5.0, 0.0)], 1.0)[0])
+        >>> hit = world.cast((0.0, 0.0), (10.0, 0.0), radius=0.5)   # a hit: rims meet at x = 4
+        >>> hit.hit, hit.obstacle, round(hit.fraction, 6), hit.point.tolist(), hit.normal.tolist()
+        (True, 0, 0.35, [4.0, 0.0], [-1.0, 0.0])
+        >>> world.cast((0.0, 3.0), (10.0, 0.0), radius=0.5).fraction      # a miss
+        1.0
+        >>> world.cast((5.0, 0.5), (0.0, 0.0), radius=0.5).fraction       # starts inside
+        0.0
+        """
+        # The common case (floats or a (2,) float64 array, the default height
+        # and mask) is checked without the general validators: a per-frame call.
+        px, py = validation.xy(position, "position")
+        dx, dy = validation.xy(displacement, "displacement")
+        if type(radius) is not float or not 0.0 <= radius <= MAX_COORDINATE:
+            radius = validation.length(radius, "radius")
+        if type(height) not in (float, int) or height != 0.0:
+            _flat(height)
+        if type(mask) is not int or not 0 <= mask <= ALL:
+            _mask(mask)
+        # One row of the batch kernel, so the answer is cast_many's to the bit.
+        owner = np.empty(1, dtype=np.int64)
+        fraction = np.empty(1)
+        normal = np.empty((1, 2))
+        point = np.empty((1, 2))
+        cast_points(self._store.pack(), self._store.live(mask), np.array([[px, py]]),
+                    np.array([[dx, dy]]), np.array([radius]), self._skin, owner, fraction,
+                    normal, point, row_queue(0, 1, 1))
+        found = owner.item()
+        return CastHit(found >= 0, fraction.item(), found, point[0], normal[0])
+
+    def cast_many(self, positions: Points2, displacements: Points2, radius: Numbers = 0.0,
+                  height: float = 0.0, mask: int = ALL) -> CastHit:
+        """:meth:`cast` for many discs at once, on all cores; each row equal to :meth:`cast`.
+
+        Parameters as :meth:`cast`, with ``positions``, ``displacements (n, 2)``
+        and ``radius`` a number or ``(n,)``. Like every batch call, one disc
+        given as ``(2,)`` arrays gets :meth:`cast`'s answer.
+
+        Returns
+        -------
+        CastHit
+            ``hit (n,) bool``, ``fraction (n,) float64``, ``obstacle (n,)
+            int64``, ``point``, ``normal (n, 2) float64``.
+        """
+        p, single = validation.points(positions, "positions")
+        d, single_d = validation.points(displacements, "displacements")
+        if p.shape != d.shape or single != single_d:
+            raise ValueError(f"positions and displacements must have the same shape, got "
+                             f"{np.shape(positions)} and {np.shape(displacements)}")
+        r = validation.lengths(radius, "radius", len(p))
+        _flat(height)
+        owner, fraction, normal, point = self._cast(p, d, r, _mask(mask))
+        if single:
+            return CastHit(bool(owner[0] >= 0), float(fraction[0]), int(owner[0]), point[0],
+                           normal[0])
+        return CastHit(owner >= 0, fraction, owner, point, normal)
+
+    def _cast(self, p: FloatArray, d: FloatArray, r: FloatArray,
+              mask: int) -> tuple[IntArray, FloatArray, FloatArray, FloatArray]:
+        # The one kernel behind cast and cast_many: (owner, fraction, normal, point) rows.
+        n = len(p)
+        owner = np.empty(n, dtype=np.int64)
+        fraction = np.empty(n)
+        normal = np.empty((n, 2))
+        point = np.empty((n, 2))
+        run_rows(cast_points, n, self._store.pack(), self._store.live(mask), p, d, r, self._skin,
+                 owner, fraction, normal, point)
+        return owner, fraction, normal, point
+
     def query(self, volume: "Volume", mask: int = layers.ALL) -> "Query":
         """The obstacles a bounding volume touches, and each one's state.
 
@@ -663,6 +769,14 @@ class World2D(ObstacleIds):
         seen = self._store.live(layers.mask(mask))
         found = overlapping_owners(self._store.pack(), seen, p[0], p[1], r)
         return np.unique(found)
+
+
+def _flat(height: object) -> None:
+    """``height`` of a 2D cast checked: a number, and 0 (a disc has no height)."""
+    h = validation.number(height, "height")
+    if h != 0.0:
+        raise ValueError(f"height must be 0 in 2D (a disc has no height; World3D.cast "
+                         f"sweeps a capsule), got {h}")
 
 
 def _outline_items(vertices: FloatArray, n: int, k: int) -> FloatArray:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, cast, overload
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import layers, tolerances, validation
+from . import layers, poses, tolerances, validation
 from ._types import (Axis, Family3D, FloatArray, Geometry3D, Ids, IntArray, Mode, Numbers, Point3,
                      Points3, Sides, Stop, StrPath, Table)
 from .degenerate import surface_kinds
@@ -360,7 +360,111 @@ class World3D(ObstacleIds):
         """
         arr = self._known(ids)
         o = validation.point(offset, "offset", dim=3)
+        self._store.bodies.refuse_members(arr, "translate")
         self._store.translate(np.unique(arr), o)
+
+    # =============================================================== bodies
+    def add_body(self, ids: Ids) -> int:
+        """Make obstacles one rigid body that :meth:`set_pose` moves and turns.
+
+        Parameters
+        ----------
+        ids : int or (n,) int
+            Obstacles already added, of any family, in no other body. Their
+            coordinates now are the body's own frame: its pose is position
+            ``(0, 0, 0)``, no turn.
+
+        Returns
+        -------
+        body : int
+            The body's id: 0, 1, ... in the order made.
+
+        Notes
+        -----
+        Panels, mesh triangles and spheres are written in world coordinates
+        at each pose. Boxes and cylinders (a voxel table's inside too) keep
+        their axis-aligned parameters in the body's frame, and every query
+        reads them in it (the query turned into the frame, the answer turned
+        back): a box in a turned body is an oriented box, a cylinder a
+        tilted one. A body holding a heightfield turns only about the
+        heightfield's up axis (its ground is solid below along that axis).
+        The hierarchy is refitted above the body's primitives at each pose;
+        see :data:`sidestep.storage3d.BODY_DRIFT` for when it is rebuilt.
+        :meth:`translate` refuses a body's obstacles (move the body), and
+        :meth:`geometry` gives a body's boxes, cylinders, voxels and
+        heightfields in the body's frame.
+
+        Examples
+        --------
+        >>> import sidestep
+        >>> world = sidestep.World3D()
+        >>> door = world.add_body(world.add_boxes([(0, 0, 0)], [(1, 0.1, 2)]))
+        >>> world.set_pose(door, position=(0, 0, 0), rotation=(0.5**0.5, 0, 0, 0.5**0.5))
+        >>> hit = world.raycast((-0.05, 3.0, 1.0), (0, -1, 0))   # a quarter turn about z
+        >>> round(float(hit.distance), 9)
+        2.0
+        >>> world.raycast((0.5, 3.0, 1.0), (0, -1, 0)).hit        # where it stood: a miss
+        False
+        """
+        return self._store.make_body(self._known(ids))
+
+    def set_pose(self, body: int, position: Point3 = (0.0, 0.0, 0.0),
+                 rotation: ArrayLike | None = None, dt: float = 1.0) -> None:
+        """Put ``body`` at ``position``, turned by ``rotation``.
+
+        A point ``x`` of the body's frame goes to ``R x + position``.
+        ``rotation`` is a unit quaternion ``(w, x, y, z)`` or a ``(3, 3)``
+        rotation matrix (None: no turn); ``dt`` (seconds since its last
+        pose, > 0) only scales :meth:`velocity`. Costs in proportion to the
+        body's obstacles (:meth:`add_body`); on an error nothing changes.
+        """
+        b = self._store.bodies.known(body, "body")
+        R = None if rotation is None else poses.rotation(rotation)[None]
+        self._set_poses(b, position, R, dt)
+
+    def set_poses(self, bodies: Ids, positions: Points3,
+                  rotations: ArrayLike | None = None, dt: float = 1.0) -> None:
+        """:meth:`set_pose` for many bodies at once, in one pass over their parts.
+
+        Parameters
+        ----------
+        bodies : (k,) int
+            Distinct bodies.
+        positions : (k, 3) float64
+        rotations : (k, 4) or (k, 3, 3) float64, optional
+            Unit quaternions ``(w, x, y, z)`` or rotation matrices; None: no turn.
+        dt : float > 0
+            Seconds since their last poses (scales :meth:`velocity` only).
+
+        Either every pose is set or, on an error, none.
+        """
+        b = self._store.bodies.known(bodies, "bodies")
+        R = poses.rotations(rotations, len(b))
+        self._set_poses(b, positions, R, dt)
+
+    def _set_poses(self, bodies: IntArray, positions: Points3, rotations: FloatArray | None,
+                   dt: float) -> None:
+        b, p = self._store.bodies.checked(bodies, positions)
+        R = np.broadcast_to(np.eye(3), (len(b), 3, 3)).copy() if rotations is None \
+            else rotations
+        step = validation.length(dt, "dt", allow_zero=False)
+        self._store.pose_bodies(b, p, np.ascontiguousarray(R), step)
+
+    def pose(self, body: int) -> tuple[FloatArray, FloatArray]:
+        """``(position (3,), quaternion (4,))`` of ``body``, as its last :meth:`set_pose`
+        left it; the quaternion is ``(w, x, y, z)`` with ``w >= 0``."""
+        b = int(self._store.bodies.known(body, "body")[0])
+        bodies = self._store.bodies
+        return bodies.position[b].copy(), poses.quaternion(bodies.rotation[b])
+
+    def velocity(self, body: int) -> tuple[FloatArray, FloatArray]:
+        """``(linear (3,), angular (3,))`` velocity over ``body``'s last :meth:`set_pose`.
+
+        Units per second, and the turn's axis times its rate in radians per
+        second, over the ``dt`` given to it; zeros before the first.
+        """
+        b = int(self._store.bodies.known(body, "body")[0])
+        return self._store.bodies.velocity(b)
 
     def translated(self, ids: Ids) -> FloatArray:
         """How far each obstacle was moved by :meth:`translate` since it was added.

@@ -211,7 +211,7 @@ def test_json_syntax_errors_give_line_and_column(tmp_path):
      "circles[1].id", "every obstacle an id"),
     (scene(circles=[{"id": 5, "center": [0, 0], "radius": 1}]), "circles[0].id", "0 .. 0"),
     (scene(circle=[]), "circle", "unknown key"),
-    ({"format": "sidestep-scene", "version": 2}, "version", "version 1"),
+    ({"format": "sidestep-scene", "version": 3}, "version", "versions 1, 2"),
     ({"format": "sidestep-scene"}, "version", "missing key"),
     (scene(spawns=[[0, 0], [1]]), "spawns[1]", "point"),
     (scene(scenarios=[{"start": [0, 0]}]), "scenarios[0].goal", "missing key"),

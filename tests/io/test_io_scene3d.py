@@ -60,6 +60,29 @@ def test_world3d_round_trips_exactly_ids_included(tmp_path, up):
     assert again.read_text() == path.read_text()
 
 
+def test_layers_round_trip_and_only_they_make_a_version_2_file(tmp_path):
+    world = every_family_world()
+    plain = world.save(tmp_path / "plain.json").read_text()
+    assert '"version": 1,' in plain and "layer" not in plain
+    world.set_layer([1, 4, 8], 7)
+    world.set_layer(9, 31)
+    path = world.save(tmp_path / "layers.json")
+    data = json.loads(path.read_text())
+    assert data["version"] == 2
+    assert list(data["spheres"][1].items())[:2] == [("id", 1), ("layer", 7)]
+    assert "layer" not in data["spheres"][0]
+    loaded = load(path).world
+    assert_same_world(world, loaded)
+    np.testing.assert_array_equal(loaded.layers(loaded.ids), world.layers(world.ids))
+    pts = np.random.default_rng(2).uniform(-3, 6, (300, 3))
+    for mask in (sidestep.layers.ALL, sidestep.layers.bits(0), sidestep.layers.bits(7, 31)):
+        np.testing.assert_array_equal(loaded.clearance(pts, mask=mask),
+                                      world.clearance(pts, mask=mask))
+    jsonschema = pytest.importorskip("jsonschema")
+    from sidestep.io.scene3d import schema
+    jsonschema.Draft202012Validator(schema()).validate(data)
+
+
 def test_saved_3d_files_match_the_json_schema(tmp_path):
     jsonschema = pytest.importorskip("jsonschema")
     from sidestep.io.scene3d import schema
@@ -129,6 +152,10 @@ BROKEN = [
     (dict(voxels__blocked=[]), r"voxels\[0\].blocked", "at least one"),
     (dict(voxels__id=7), r"voxels\[0\].id", "ids must be"),
     (dict(boxes=[{"id": 4, "min": [0, 0, 0], "max": [1, 1, 0]}]), r"boxes\[0\]", "mins < maxs"),
+    (dict(panels__layer=2), r"panels\[0\].layer", "needs scene version 2"),
+    (dict(version=2, panels__layer=40), r"panels\[0\].layer", "layer 0..31"),
+    (dict(version=2, meshes__layer="1"), r"meshes\[0\].layer", "integer"),
+    (dict(version=2, bodies=[{"obstacles": [0]}]), "bodies", "not yet in 3D"),
 ]
 
 

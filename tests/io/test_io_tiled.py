@@ -8,6 +8,7 @@ import zlib
 import numpy as np
 import pytest
 
+import sidestep
 from sidestep.io import load
 from sidestep.io.tiled import ELLIPSE_VERTICES, marked
 from sidestep.level import LevelError
@@ -245,6 +246,46 @@ def test_the_layers_option_picks_layers_by_name(folder):
     assert level.world.geometry("box")["mins"].tolist() == [[20.0, 0.0]]
     with pytest.raises(ValueError, match="'decor', which the map does not have"):
         load(path, layers=["decor"])
+
+
+def layer_property(value, kind="int"):
+    return [{"name": "sidestep_layer", "type": kind, "value": value}]
+
+
+def test_a_sidestep_layer_property_puts_a_layers_obstacles_on_that_collision_layer(folder):
+    glass = [{"id": 1, "x": 0, "y": 0, "width": 8, "height": 8},
+             {"id": 2, "x": 20, "y": 0, "polyline": pts("0,0 10,0 10,10")},
+             {"id": 3, "x": 40, "y": 40, "width": 6, "height": 6, "ellipse": True,
+              "properties": layer_property("7", "string")}]            # its own wins
+    data = tmj([tile_layer_json("Walls", GROUND, properties=layer_property(3)),
+                object_layer_json("Glass", glass, properties=layer_property(2)),
+                object_layer_json("Collision", [{"id": 4, "x": 50, "y": 0, "width": 4,
+                                                 "height": 4}])])
+    world = load(write_json(folder, data, name="layers.tmj")).world
+    families = [world.family(i) for i in world.ids]
+    assert families == ["grid", "box", "wall", "wall", "circle", "box"] + FRAME
+    assert world.layers(world.ids).tolist() == [3, 2, 2, 2, 7, 0] + [0] * 4
+    # A mask without layer 2 sees through the glass box; one with it does not.
+    assert world.clearance((4.0, 4.0), mask=sidestep.layers.bits(0)) > 0
+    assert world.clearance((4.0, 4.0), mask=sidestep.layers.bits(2)) < 0
+    # The same in TMX.
+    props = '<properties><property name="sidestep_layer" type="int" value="2"/></properties>'
+    tmx_world = load(write_tmx(folder, f' <objectgroup id="3" name="Glass">{props}\n'
+                                       '  <object id="1" x="0" y="0" width="8" height="8"/>\n'
+                                       ' </objectgroup>')).world
+    assert tmx_world.layers(tmx_world.ids).tolist() == [2] + [0] * 4
+
+
+@pytest.mark.parametrize("value, kind", [(32, "int"), (-1, "int"), ("two", "string"),
+                                         (1.5, "float"), (True, "bool")])
+def test_a_bad_sidestep_layer_names_the_layer(folder, value, kind):
+    data = tmj([object_layer_json("Glass", [{"id": 5, "x": 0, "y": 0, "width": 8, "height": 8,
+                                              "properties": layer_property(value, kind)}])])
+    path = write_json(folder, data)
+    err = refused(path)
+    assert err.place == "layer 'Glass', object 5" and "sidestep_layer" in err.message
+    data = tmj([tile_layer_json("Walls", GROUND, properties=layer_property(value, kind))])
+    assert refused(write_json(folder, data)).place == "layer 'Walls'"
 
 
 def test_tile_layers_named_for_collision_block_every_tile_and_keep_their_offset(folder):

@@ -300,3 +300,13 @@ def test_walk_command_refuses_2d_options_on_a_3d_level(tmp_path, capsys):
         cli.main(["walk", str(level), "--start", "1,1", "--to", "2,2"])
     assert exc.value.code == 2
     assert "--agents" in capsys.readouterr().err
+
+
+def test_render3d_colours_outlines_by_layer(tmp_path):
+    world = room()
+    world.add_boxes([(1.0, 0.0, 1.0)], [(1.5, 0.5, 1.5)], layer=3)
+    picture = render3d(world, tmp_path / "layers.png", view="top", width=60)
+    labels = picture.figure.axes[0].get_legend_handles_labels()[1]
+    assert labels == ["layer 0", "layer 3"]
+    plain = render3d(room(), tmp_path / "plain.png", view="top", width=60)
+    assert "layer 0" not in plain.figure.axes[0].get_legend_handles_labels()[1]

@@ -3,6 +3,9 @@
 Obstacles, wall bands, blocked grid cells and spawn points, over the
 clearance field (how far each point is from the nearest surface); with an
 agent radius, the halo where that agent's centre cannot go is shaded orange.
+Obstacles on more than one collision layer get a colour per layer, those in
+rigid bodies are hatched with a marker at each body's origin, and the
+legend says which is which (:mod:`sidestep.plot_layers`).
 
 >>> import os, tempfile
 >>> import sidestep
@@ -17,7 +20,7 @@ agent radius, the halo where that agent's centre cannot go is shaded orange.
 """
 import numpy as np
 
-from .. import plot
+from .. import plot, plot_layers
 from ..plot_query import draw_query
 from .pictures import DPI, level_extent, level_figure, picture_format
 
@@ -26,6 +29,8 @@ from .pictures import DPI, level_extent, level_figure, picture_format
 #: blocked regions of a tile map is slow to compute (about 15 us a point on
 #: the 1491 x 656 orz900d map), and 400 samples across keep it near a second.
 FIELD_RESOLUTION = 400
+#: The obstacles' colour (and layer 0's, when there are several layers).
+_OBSTACLE_COLOR = "0.35"
 
 
 def render(level, out, *, radius=0.0, field=True, title=None, y_down=False, view=None):
@@ -69,15 +74,20 @@ def render(level, out, *, radius=0.0, field=True, title=None, y_down=False, view
                                        radius=radius, contour=False, shade=False, alpha=0.45)
         fig.colorbar(image, ax=ax, shrink=0.6, pad=0.01,
                      label="clearance: distance to the nearest surface")
-    plot.draw_world(ax, world, halo=radius)
+    plot.draw_world(ax, world, halo=radius, color=_OBSTACLE_COLOR)
     if view is not None:
         q = draw_query(ax, world, view, base=False)
         counts = np.bincount(q.state, minlength=3)
         title = (title if title is not None else _title(level, world, radius)) + \
             f"\nview: {counts[2]} contained (green), {counts[1]} touched (orange)"
+    explained = plot_layers.legend_handles(world, _OBSTACLE_COLOR)
     if len(spawns):
         ax.plot(spawns[:, 0], spawns[:, 1], "o", color="tab:green", markeredgecolor="k",
                 markersize=5, zorder=5, label=f"spawns ({len(spawns)})")
+    if explained:
+        ax.legend(handles=ax.get_legend_handles_labels()[0] + explained, loc="upper right",
+                  fontsize=9)
+    elif len(spawns):
         ax.legend(loc="upper right", fontsize=9)
     ax.set(xlim=extent[:2], ylim=extent[3:1:-1] if y_down else extent[2:], xlabel="x",
            ylabel="y")
@@ -98,6 +108,12 @@ def _title(level, world, radius):
                       for f, n in counts.items())
     text = f"{name}: {len(world)} obstacle{'' if len(world) == 1 else 's'}" + \
         (f" ({parts})" if parts else "")
+    layers = len(np.unique(world.layers(world.ids)))
+    bodies = len(world._store.bodies)
+    if layers > 1:
+        text += f" on {layers} layers"
+    if bodies:
+        text += f", {bodies} bod{'y' if bodies == 1 else 'ies'} (hatched)"
     if radius > 0:
         text += f"\nagent radius {radius:g}: orange is where its centre cannot go"
     return text

@@ -397,12 +397,30 @@ def draw_outlines(ax, world, axes):
     """Draw the outlines of panels, boxes and cylinders seen from above, over a relief.
 
     A wall panel stands edge-on to the top view's rays, so the relief alone
-    does not show it: its outline does. Meshes are left to the relief.
+    does not show it: its outline does. Meshes are left to the relief. When
+    the obstacles are on more than one collision layer, each outline takes
+    its layer's colour (:mod:`sidestep.plot_layers`) and the legend lists
+    the layers.
     """
     from matplotlib.collections import LineCollection
     from matplotlib.patches import Circle, Rectangle
 
+    from ..plot_layers import layer_colors
+
     a, b = axes.ground
+    edge = "0.15"
+    colours = layer_colors(world, edge)
+    if len(colours) > 1:
+        for k, colour in colours.items():
+            ax.plot([], [], color=colour, linewidth=2, label=f"layer {k}")
+
+    def outline(family):
+        """The edge colour of each obstacle of ``family``: its layer's, or the one edge colour."""
+        ids = world.geometry(family)["ids"]
+        return [colours[k] for k in world.layers(ids).tolist()] if len(colours) > 1 \
+            else [edge] * len(ids)
+
+    width = 2.0 if len(colours) > 1 else 1.0
     panels = world.geometry("panel")["vertices"]
     if len(panels):
         # Panels that stop well above the lowest ones (a lintel over a doorway)
@@ -412,23 +430,25 @@ def draw_outlines(ax, world, axes):
         lo, hi = world.bounds
         overhead = bottoms > bottoms.min() + OVERHEAD * (hi[axes.up] - lo[axes.up])
         loops = [np.vstack([v, v[:1]])[:, [a, b]] for v in panels]
-        for high, colour in ((False, "0.15"), (True, "white")):
+        lines = np.array(outline("panel"), dtype=object)
+        for high in (False, True):
             chosen = [loop for loop, o in zip(loops, overhead) if o == high]
             if chosen:
+                colour = "white" if high else list(lines[overhead == high])
                 ax.add_collection(LineCollection(chosen, colors=colour, linewidths=1.4,
                                                  zorder=2 + high))
     boxes = world.geometry("box")
-    for lo, hi in zip(boxes["mins"], boxes["maxs"]):
+    for lo, hi, colour in zip(boxes["mins"], boxes["maxs"], outline("box")):
         ax.add_patch(Rectangle((lo[a], lo[b]), hi[a] - lo[a], hi[b] - lo[b], facecolor="0.55",
-                               edgecolor="0.15", zorder=2))
+                               edgecolor=colour, linewidth=width, zorder=2))
     cylinders = world.geometry("cylinder")
-    for base, r in zip(cylinders["bases"], cylinders["radii"]):
-        ax.add_patch(Circle((base[a], base[b]), r, facecolor="tab:olive", edgecolor="0.15",
-                            zorder=2))
+    for base, r, colour in zip(cylinders["bases"], cylinders["radii"], outline("cylinder")):
+        ax.add_patch(Circle((base[a], base[b]), r, facecolor="tab:olive", edgecolor=colour,
+                            linewidth=width, zorder=2))
     spheres = world.geometry("sphere")
-    for centre, r in zip(spheres["centers"], spheres["radii"]):
-        ax.add_patch(Circle((centre[a], centre[b]), r, facecolor="0.7", edgecolor="0.15",
-                            zorder=2))
+    for centre, r, colour in zip(spheres["centers"], spheres["radii"], outline("sphere")):
+        ax.add_patch(Circle((centre[a], centre[b]), r, facecolor="0.7", edgecolor=colour,
+                            linewidth=width, zorder=2))
 
 
 def draw_top(ax, top, spawns=None, world=None):

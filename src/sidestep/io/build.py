@@ -4,9 +4,11 @@ Every reader parses the whole file first and hands its obstacles to a
 :class:`WorldBuilder`, with the place in the file each came from. Consecutive
 obstacles of one family go to ``World2D`` in a single ``add_*`` call (a
 Moving AI map's grid, a Doom map's 4,500 walls), so ids follow the file order
-and loading stays fast. If ``World2D`` refuses an obstacle, the builder finds
-which one and raises a :class:`~sidestep.level.LevelError` naming its place;
-the half-built world is dropped with the builder, never returned.
+and loading stays fast. Every obstacle may name its collision layer
+(``layer=``, 0 by default; see :mod:`sidestep.layers`). If ``World2D``
+refuses an obstacle, the builder finds which one and raises a
+:class:`~sidestep.level.LevelError` naming its place; the half-built world is
+dropped with the builder, never returned.
 """
 import numpy as np
 
@@ -51,18 +53,20 @@ class WorldBuilder:
         self._places = []
 
     # ------------------------------------------------------------ families
-    def circles(self, centers, radii, places):
-        """Queue circles: ``centers (n, 2)``, ``radii (n,)``, one place string each."""
+    def circles(self, centers, radii, places, layer=0):
+        """Queue circles: ``centers (n, 2)``, ``radii (n,)``, one place string each;
+        ``layer`` one layer or ``(n,)`` of them."""
         self._queue("circle", (np.asarray(centers, float).reshape(-1, 2),
-                               np.asarray(radii, float).reshape(-1)), places)
+                               np.asarray(radii, float).reshape(-1)), places, layer)
 
-    def walls(self, starts, ends, clearance, places, one_sided=False):
+    def walls(self, starts, ends, clearance, places, one_sided=False, layer=0):
         """Queue walls: ``starts``, ``ends (n, 2)``, ``clearance (n,)``, one place each;
         ``one_sided`` (a bool or ``(n,)``): the level's edge, walkable on the left."""
         starts = np.asarray(starts, float).reshape(-1, 2)
         self._queue("wall", (starts, np.asarray(ends, float).reshape(-1, 2),
                              np.asarray(clearance, float).reshape(-1),
-                             np.broadcast_to(np.asarray(one_sided, bool), len(starts))), places)
+                             np.broadcast_to(np.asarray(one_sided, bool), len(starts))), places,
+                    layer)
 
     def frame(self, mins, maxs, place):
         """Queue the edge of a rectangular level: four one-sided walls round ``[mins, maxs]``,
@@ -74,12 +78,12 @@ class WorldBuilder:
                                                            "last-row", "first-column")],
                    one_sided=True)
 
-    def boxes(self, mins, maxs, places):
+    def boxes(self, mins, maxs, places, layer=0):
         """Queue axis-aligned boxes: ``mins``, ``maxs (n, 2)``, one place each."""
         self._queue("box", (np.asarray(mins, float).reshape(-1, 2),
-                            np.asarray(maxs, float).reshape(-1, 2)), places)
+                            np.asarray(maxs, float).reshape(-1, 2)), places, layer)
 
-    def polygon(self, vertices, place):
+    def polygon(self, vertices, place, layer=0):
         """Add one polygon now (after the pending run), so a refusal is known at once.
 
         Raises
@@ -90,15 +94,15 @@ class WorldBuilder:
         """
         self._flush()
         try:
-            self._world.add_polygon(vertices)
+            self._world.add_polygon(vertices, layer=layer)
         except (ValueError, TypeError) as exc:
             raise LevelError(self._file, place, str(exc)) from None
 
-    def grid(self, blocked, cell_size, origin, place):
+    def grid(self, blocked, cell_size, origin, place, layer=0):
         """Add one look-up-table grid (see ``World2D.add_grid``) after the pending run."""
         self._flush()
         try:
-            self._world.add_grid(blocked, cell_size, origin)
+            self._world.add_grid(blocked, cell_size, origin, layer=layer)
         except (ValueError, TypeError) as exc:
             raise LevelError(self._file, place, str(exc)) from None
 
@@ -108,13 +112,14 @@ class WorldBuilder:
         return self._world
 
     # ------------------------------------------------------------- helpers
-    def _queue(self, family, columns, places):
+    def _queue(self, family, columns, places, layer):
         if len(places) != len(columns[0]):
             raise ValueError(f"got {len(columns[0])} obstacles but {len(places)} places")
         if family != self._family:
             self._flush()
             self._family = family
-        self._rows.append(columns)
+        # The layers ride as one more column; an int is checked when the run is added.
+        self._rows.append((*columns, np.broadcast_to(np.asarray(layer), len(places))))
         self._places.extend(places)
 
     def _flush(self):
@@ -123,16 +128,17 @@ class WorldBuilder:
             return
         family, rows, places = self._family, self._rows, self._places
         self._family, self._rows, self._places = None, [], []
-        columns = [np.concatenate(parts) for parts in zip(*rows)]
+        *columns, layer = [np.concatenate(parts) for parts in zip(*rows)]
         add = getattr(self._world, _ADD[family])
         try:
-            add(*columns)
+            add(*columns, layer=layer)
         except (ValueError, TypeError):
             # World2D names the index inside the batch; find the obstacle by
             # adding each alone to a scratch world, and name its place instead.
             for i, place in enumerate(places):
                 try:
-                    getattr(World2D(), _ADD[family])(*(c[i:i + 1] for c in columns))
+                    getattr(World2D(), _ADD[family])(*(c[i:i + 1] for c in columns),
+                                                     layer=layer[i:i + 1])
                 except (ValueError, TypeError) as exc:
                     raise LevelError(self._file, place, str(exc)) from None
             raise

@@ -1,17 +1,17 @@
 """sidestep's own scene file: a world's obstacles, spawns and scenarios, as JSON.
 
-The format, version 1 (its JSON Schema ships beside this module as
+The format, version 2 (its JSON Schema ships beside this module as
 ``scene.schema.json``)::
 
     {
      "format": "sidestep-scene",
-     "version": 1,
+     "version": 2,
      "name": "house",
      "circles": [
       {"id": 0, "center": [0.0, 1.0], "radius": 1.0}
      ],
      "walls": [
-      {"id": 1, "start": [-5.0, -3.0], "end": [5.0, -3.0], "clearance": 0.5}
+      {"id": 1, "layer": 3, "start": [-5.0, -3.0], "end": [5.0, -3.0], "clearance": 0.5}
      ],
      "boxes": [
       {"id": 2, "min": [3.0, 2.0], "max": [4.0, 3.0]}
@@ -25,13 +25,17 @@ The format, version 1 (its JSON Schema ships beside this module as
        "0100"
       ]}
      ],
+     "bodies": [
+      {"obstacles": [2, 3], "position": [1.0, 0.5], "angle": 0.25}
+     ],
      "spawns": [[0.0, -1.5]],
      "scenarios": [
       {"start": [0.0, -1.5], "goal": [3.0, 3.5], "length": 5.2}
      ]
     }
 
-- Every family key, ``name``, ``spawns`` and ``scenarios`` may be left out.
+- Every family key, ``name``, ``bodies``, ``spawns`` and ``scenarios`` may
+  be left out.
 - ``id`` gives the load order: ids must be ``0 .. n-1`` over all obstacles,
   and ``load`` adds them in that order, so a saved world comes back with the
   same ids. Leave ``id`` out of every obstacle (hand-written files) and they
@@ -47,6 +51,14 @@ The format, version 1 (its JSON Schema ships beside this module as
   character ``c`` is cell ``(r, c)``, which covers
   ``x in [ox + c*s, ox + (c+1)*s]``, ``y in [oy + r*s, oy + (r+1)*s]``. Row 0
   (the lowest y) comes first, so with y pointing up the text reads upside down.
+- An obstacle's ``layer`` (its collision layer, ``0 .. 31``: see
+  :mod:`sidestep.layers`) defaults to 0 and is written only when not 0.
+- ``bodies`` are the world's rigid bodies: their obstacles are written in
+  the body's own frame and the body's pose beside them (see
+  :mod:`sidestep.io.scene_bodies`).
+- Versions: :func:`save` writes version 1 for a world without layers and
+  bodies (the same file as before they existed) and version 2 otherwise;
+  ``layer`` and ``bodies`` need version 2. Both versions are read.
 - A scenario's ``length`` (the optimal path length) may be left out.
 - Numbers are written with Python's ``repr``, which reads back as the same
   float64, so a round trip is exact. NaN and infinities are refused.
@@ -71,28 +83,36 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._types import StrPath
+from ..layers import LAYERS
 from ..level import Level, LevelError, Scenarios
 from ..world import World2D
 from .build import WorldBuilder
+from .scene_bodies import body_frame_records, body_records, make_bodies, read_bodies
 
 if TYPE_CHECKING:
     from ..world3d import World3D
 
 #: The value of ``"format"`` that marks a sidestep scene.
 FORMAT = "sidestep-scene"
-#: The scene format version this module writes and reads.
-VERSION = 1
+#: The newest scene format version, which this module writes for a world with
+#: layers or bodies (version 1 otherwise: the files written before they existed).
+VERSION = 2
+#: The versions this module reads.
+VERSIONS = (1, 2)
 
 #: File key of each family, in the order obstacles without ids are added.
 FAMILY_KEYS = {"circle": "circles", "wall": "walls", "box": "boxes", "polygon": "polygons",
                "grid": "grids"}
-_TOP_KEYS = {"format", "version", "name", "spawns", "scenarios", *FAMILY_KEYS.values()}
+_TOP_KEYS = {"format", "version", "name", "bodies", "spawns", "scenarios",
+             *FAMILY_KEYS.values()}
 #: Per family key: the keys a record must have, and all the keys it may have.
-_RECORD_KEYS = {"circles": ({"center", "radius"}, {"id", "center", "radius"}),
-                "walls": ({"start", "end"}, {"id", "start", "end", "clearance", "one_sided"}),
-                "boxes": ({"min", "max"}, {"id", "min", "max"}),
-                "polygons": ({"vertices"}, {"id", "vertices"}),
-                "grids": ({"blocked", "cell_size"}, {"id", "blocked", "cell_size", "origin"})}
+_RECORD_KEYS = {"circles": ({"center", "radius"}, {"id", "layer", "center", "radius"}),
+                "walls": ({"start", "end"},
+                          {"id", "layer", "start", "end", "clearance", "one_sided"}),
+                "boxes": ({"min", "max"}, {"id", "layer", "min", "max"}),
+                "polygons": ({"vertices"}, {"id", "layer", "vertices"}),
+                "grids": ({"blocked", "cell_size"},
+                          {"id", "layer", "blocked", "cell_size", "origin"})}
 
 
 def schema():
@@ -175,23 +195,36 @@ def scene_data(world, *, spawns=None, scenarios=None, name=""):
 
     Obstacles are numbered ``0 .. n-1`` in id order (see the module notes).
     """
+    in_bodies = body_frame_records(world, _record)
     records = []                      # (world id, family key, record)
     for family, key in FAMILY_KEYS.items():
         g = world.geometry(family)
         for i, oid in enumerate(g["ids"].tolist()):
-            records.append((oid, key, _record(family, g, i)))
+            records.append((oid, key, in_bodies[oid] if oid in in_bodies
+                            else _record(family, g, i)))
     records.sort(key=lambda r: r[0])
-    data = {"format": FORMAT, "version": VERSION}
+    rank = {oid: n for n, (oid, _, _) in enumerate(records)}
+    layer = dict(zip(world.ids.tolist(), world.layers(world.ids).tolist()))
+    bodies = body_records(world, rank)
+    newer = bool(bodies) or any(layer.values())
+    data = {"format": FORMAT, "version": VERSION if newer else 1}
     if name:
         data["name"] = name
     for key in FAMILY_KEYS.values():
-        data[key] = [{"id": rank, **rec} for rank, (_, k, rec) in enumerate(records) if k == key]
+        data[key] = [_numbered(rank, layer[oid], rec) for rank, (oid, k, rec)
+                     in enumerate(records) if k == key]
+    data["bodies"] = bodies
     data = {k: v for k, v in data.items() if v != []}
     if spawns is not None and len(spawns):
         data["spawns"] = _finite_points(spawns, "spawns").tolist()
     if scenarios is not None:
         data["scenarios"] = _scenario_records(scenarios)
     return data
+
+
+def _numbered(rank, layer, record):
+    """An obstacle's record with its file id first and its layer (if not 0) after it."""
+    return {"id": rank, "layer": layer, **record} if layer else {"id": rank, **record}
 
 
 def _record(family, g, i):
@@ -343,37 +376,66 @@ def scene_from_data(data: Any, path: Path) -> Level:
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
         doc.fail(unknown[0], f"unknown key; a scene has {', '.join(sorted(_TOP_KEYS))}")
-    version = data.get("version")
-    if version is None:
-        doc.fail("version", "missing key")
-    if isinstance(version, bool) or not isinstance(version, int):
-        doc.fail("version", f"must be an integer, got {version!r}")
-    if version != VERSION:
-        doc.fail("version", f"this sidestep reads scene version {VERSION}, got {version}")
+    version = check_version(doc, data)
     name = data.get("name", path.stem)
     if not isinstance(name, str):
         doc.fail("name", f"must be a string, got {type(name).__name__}")
 
     obstacles = []                    # (id or None, WorldBuilder method, arguments, place)
+    layers = []                       # and each one's layer
     for family, key in FAMILY_KEYS.items():
         records = doc.sequence(data.get(key, []), key)
         for i, rec in enumerate(records):
             place = f"{key}[{i}]"
             obstacles.append((*_obstacle(doc, family, rec, place), place))
+            layers.append(record_layer(doc, rec, place, version))
     order = _load_order(doc, obstacles)
+    bodies = read_bodies(doc, data["bodies"], len(obstacles)) \
+        if "bodies" in data and _needs_version_2(doc, "bodies", version) else []
 
     builder = WorldBuilder(path)
     for n in order:
         _, method, args, _ = obstacles[n]
-        getattr(builder, method)(*args)
+        getattr(builder, method)(*args, layer=layers[n])
+    world = builder.world()
+    make_bodies(world, bodies, path)
     spawns = np.zeros((0, 2))
     if "spawns" in data:
         pts = doc.sequence(data["spawns"], "spawns")
         spawns = np.array([doc.point(p, f"spawns[{i}]") for i, p in enumerate(pts)])
         spawns = spawns.reshape(-1, 2)
     scenarios = _scenarios(doc, data["scenarios"]) if "scenarios" in data else None
-    return Level(world=builder.world(), spawns=spawns, scenarios=scenarios, name=name,
-                 source=path)
+    return Level(world=world, spawns=spawns, scenarios=scenarios, name=name, source=path)
+
+
+def check_version(doc, data):
+    """The file's ``version``, one of :data:`VERSIONS` (else a LevelError at ``version``)."""
+    version = data.get("version")
+    if version is None:
+        doc.fail("version", "missing key")
+    if isinstance(version, bool) or not isinstance(version, int):
+        doc.fail("version", f"must be an integer, got {version!r}")
+    if version not in VERSIONS:
+        doc.fail("version", f"this sidestep reads scene versions "
+                 f"{', '.join(map(str, VERSIONS))}, got {version}")
+    return version
+
+
+def record_layer(doc, rec, place, version):
+    """An obstacle record's ``layer``: 0 if absent, else checked as ``0 .. 31``."""
+    if "layer" not in rec:
+        return 0
+    _needs_version_2(doc, f"{place}.layer", version)
+    value = doc.integer(rec["layer"], place, "layer")
+    if not 0 <= value < LAYERS:
+        doc.fail(f"{place}.layer", f"must be a layer 0..{LAYERS - 1}, got {value}")
+    return value
+
+
+def _needs_version_2(doc, place, version):
+    if version < 2:
+        doc.fail(place, f"needs scene version 2 (layers and bodies); the file says {version}")
+    return True
 
 
 def _obstacle(doc, family, rec, place):

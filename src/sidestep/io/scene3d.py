@@ -1,10 +1,11 @@
 """The scene file for 3D worlds: a ``World3D``'s obstacles and spawns, as JSON.
 
 The same format as :mod:`sidestep.io.scene` (``"format": "sidestep-scene"``,
-version 1, ``id`` giving the load order, numbers written with ``repr`` so a
-round trip is exact), marked ``"dimensions": 3`` and holding the 3D
-families. :func:`sidestep.load` and :func:`sidestep.io.save` pick this module
-by that key and by the world's type::
+version 1, or 2 when an obstacle is on a layer other than 0; ``id`` giving
+the load order; numbers written with ``repr`` so a round trip is exact),
+marked ``"dimensions": 3`` and holding the 3D families.
+:func:`sidestep.load` and :func:`sidestep.io.save` pick this module by that
+key and by the world's type::
 
     {
      "format": "sidestep-scene",
@@ -19,7 +20,7 @@ by that key and by the world's type::
       {"id": 1, "vertices": [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]],
        "triangles": [[0, 2, 1]], "sides": "front"}
      ],
-     "boxes": [{"id": 2, "min": [1.0, 0.0, 1.0], "max": [2.0, 1.0, 2.0]}],
+     "boxes": [{"id": 2, "layer": 4, "min": [1.0, 0.0, 1.0], "max": [2.0, 1.0, 2.0]}],
      "spheres": [{"id": 3, "center": [0.0, 1.0, 5.0], "radius": 0.5}],
      "cylinders": [{"id": 4, "base": [3.0, 0.0, 3.0], "radius": 0.3, "height": 4.0}],
      "voxels": [{"id": 5, "cell_size": 1.0, "origin": [0.0, 0.0, 0.0], "blocked": [
@@ -39,6 +40,9 @@ by that key and by the world's type::
   :meth:`~sidestep.World3D.add_voxels`.
 - A heightfield's ``heights`` lists its rows (``heights[r][c]``), as
   :meth:`~sidestep.World3D.add_heightfield` takes them.
+- An obstacle's ``layer`` (``0 .. 31``, :mod:`sidestep.layers`) defaults to 0
+  and is written only when not 0; it needs version 2. 3D files have no
+  ``bodies`` yet.
 - Family keys, ``name``, ``up`` and ``spawns`` may be left out; ids are
   ``0 .. n-1`` over all obstacles, or absent from all (then obstacles are
   added family by family in the order above). A bad value is a
@@ -58,7 +62,8 @@ import numpy as np
 
 from ..level import Level, LevelError
 from ..world3d import World3D
-from .scene import FORMAT, VERSION, _Checker, _dumps, _joined, _kind, _load_order
+from .scene import (FORMAT, VERSION, _Checker, _dumps, _joined, _kind, _load_order,
+                    _numbered, check_version, record_layer)
 
 #: The value of ``"dimensions"`` that marks a 3D scene.
 DIMENSIONS = 3
@@ -67,14 +72,15 @@ FAMILY_KEYS = {"panel": "panels", "mesh": "meshes", "box": "boxes", "sphere": "s
                "cylinder": "cylinders", "voxels": "voxels", "heightfield": "heightfields"}
 _TOP_KEYS = {"format", "version", "dimensions", "name", "up", "spawns", *FAMILY_KEYS.values()}
 #: Per family key: the keys a record must have, and all the keys it may have.
-_RECORD_KEYS = {"panels": ({"vertices"}, {"id", "vertices", "sides"}),
-                "meshes": ({"vertices", "triangles"}, {"id", "vertices", "triangles", "sides"}),
-                "boxes": ({"min", "max"}, {"id", "min", "max"}),
-                "spheres": ({"center", "radius"}, {"id", "center", "radius"}),
-                "cylinders": ({"base", "radius", "height"}, {"id", "base", "radius", "height"}),
-                "voxels": ({"blocked", "cell_size"}, {"id", "blocked", "cell_size", "origin"}),
-                "heightfields": ({"heights", "cell_size"},
-                                 {"id", "heights", "cell_size", "origin"})}
+_RECORD_KEYS = {"panels": ({"vertices"}, {"vertices", "sides"}),
+                "meshes": ({"vertices", "triangles"}, {"vertices", "triangles", "sides"}),
+                "boxes": ({"min", "max"}, {"min", "max"}),
+                "spheres": ({"center", "radius"}, {"center", "radius"}),
+                "cylinders": ({"base", "radius", "height"}, {"base", "radius", "height"}),
+                "voxels": ({"blocked", "cell_size"}, {"blocked", "cell_size", "origin"}),
+                "heightfields": ({"heights", "cell_size"}, {"heights", "cell_size", "origin"})}
+# Every record may also have its id and its layer.
+_RECORD_KEYS = {k: (need, have | {"id", "layer"}) for k, (need, have) in _RECORD_KEYS.items()}
 
 
 def schema():
@@ -127,12 +133,15 @@ def scene_data(world, *, spawns=None, name=""):
         for i, oid in enumerate(g["ids"].tolist()):
             records.append((oid, key, _record(family, g, i)))
     records.sort(key=lambda r: r[0])
-    data = {"format": FORMAT, "version": VERSION, "dimensions": DIMENSIONS}
+    layer = dict(zip(world.ids.tolist(), world.layers(world.ids).tolist()))
+    data = {"format": FORMAT, "version": VERSION if any(layer.values()) else 1,
+            "dimensions": DIMENSIONS}
     if name:
         data["name"] = name
     data["up"] = world.up
     for key in FAMILY_KEYS.values():
-        data[key] = [{"id": rank, **rec} for rank, (_, k, rec) in enumerate(records) if k == key]
+        data[key] = [_numbered(rank, layer[oid], rec) for rank, (oid, k, rec)
+                     in enumerate(records) if k == key]
     data = {k: v for k, v in data.items() if v != []}
     if spawns is not None and len(spawns):
         arr = np.asarray(spawns, dtype=np.float64)
@@ -184,14 +193,12 @@ def scene_from_data(data, path):
         doc.fail("format", f'must be "{FORMAT}", got {data.get("format")!r}')
     if data.get("dimensions") != DIMENSIONS or isinstance(data.get("dimensions"), bool):
         doc.fail("dimensions", f"must be 2 or 3, got {data.get('dimensions')!r}")
+    if "bodies" in data:
+        doc.fail("bodies", "this sidestep reads bodies in 2D scenes only, not yet in 3D")
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
         doc.fail(unknown[0], f"unknown key; a 3D scene has {', '.join(sorted(_TOP_KEYS))}")
-    version = data.get("version")
-    if isinstance(version, bool) or not isinstance(version, int):
-        doc.fail("version", f"must be an integer, got {version!r}")
-    if version != VERSION:
-        doc.fail("version", f"this sidestep reads scene version {VERSION}, got {version}")
+    version = check_version(doc, data)
     name = data.get("name", path.stem)
     if not isinstance(name, str):
         doc.fail("name", f"must be a string, got {type(name).__name__}")
@@ -200,17 +207,19 @@ def scene_from_data(data, path):
         doc.fail("up", f'must be "x", "y" or "z", got {up!r}')
 
     obstacles = []                    # (id or None, World3D method, arguments, place)
+    layers = []                       # and each one's layer
     for family, key in FAMILY_KEYS.items():
         records = doc.sequence(data.get(key, []), key)
         for i, rec in enumerate(records):
             place = f"{key}[{i}]"
             obstacles.append((*_obstacle(doc, family, rec, place), place))
+            layers.append(record_layer(doc, rec, place, version))
     order = _load_order(doc, obstacles)
     world = World3D(up=up)
     for n in order:
         _, method, args, place = obstacles[n]
         try:
-            getattr(world, method)(*args)
+            getattr(world, method)(*args, layer=layers[n])
         except (ValueError, TypeError) as exc:
             raise LevelError(path, place, str(exc)) from None
     spawns = np.zeros((0, 3))

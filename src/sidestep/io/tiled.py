@@ -32,6 +32,22 @@ non-empty cell is), or when its tile has a collision property (rule 1) or
 its own collision shapes in the tileset (the whole cell then counts: shapes
 inside a tile are not read one by one).
 
+**Collision layers.** A layer (object layer or tile layer) with the custom
+property ``sidestep_layer`` (:data:`LAYER_PROPERTY`: an ``int`` from 0 to 31,
+or a string of those digits) puts its obstacles on that collision layer of
+the world (see :mod:`sidestep.layers`: queries with a ``mask`` see only the
+layers they name); an object's own ``sidestep_layer`` overrides its
+layer's. Without one, obstacles are on layer 0, as is the map's extent. A
+group's property is not passed to the layers in it. The property also
+marks what has it as colliding (rules 1 and 3 below), unless a flag
+property beside it says false. A value that is not a
+layer is a :class:`~sidestep.level.LevelError` naming the layer (and
+object)::
+
+    <objectgroup name="Glass">
+     <properties><property name="sidestep_layer" type="int" value="2"/></properties>
+     ...
+
 **Objects**, rotated clockwise about their origin by their ``rotation``:
 
 - rectangles: boxes; turned by a multiple of 90 degrees they still are,
@@ -59,6 +75,7 @@ from typing import Any
 import numpy as np
 
 from .._types import StrPath
+from ..layers import LAYERS
 from ..level import Level, LevelError
 from .build import WorldBuilder
 from .tiled_formats import read_tiled_json, read_tmx
@@ -70,6 +87,9 @@ KEYWORDS = ("collision", "collide", "collider", "solid", "wall", "obstacle", "bl
 #: Property names whose truth says whether something collides (any case).
 FLAG_PROPERTIES = ("collides", "collision", "collidable", "solid", "blocked", "blocking",
                    "obstacle")
+#: The custom property (of a layer or an object) naming the collision layer,
+#: ``0 .. 31``, its obstacles go on.
+LAYER_PROPERTY = "sidestep_layer"
 #: Vertices of the polygon that stands in for an ellipse that is not round. The
 #: vertices lie on the ellipse, so the polygon is inside it by at most
 #: ``1 - cos(pi / 32)``, 0.5 %, of the semi-axis.
@@ -198,8 +218,16 @@ class _Converter:
         return table if table.any() else None
 
     # ---------------------------------------------------------- building
+    def _collision_layer(self, place, *properties):
+        """The ``sidestep_layer`` of the first of ``properties`` that has one, else 0."""
+        for props in properties:
+            if LAYER_PROPERTY in props:
+                return collision_layer(props[LAYER_PROPERTY], self.path, place)
+        return 0
+
     def _add_shape(self, builder, layer, shape):
         place = f"layer {layer.name!r}, object {shape.id}"
+        on = self._collision_layer(place, shape.properties, layer.properties)
         x, y = shape.x + layer.offset[0], shape.y + layer.offset[1]
         w, h = shape.width, shape.height
         if shape.kind in ("rectangle", "tile", "ellipse") and not (w > 0 and h > 0):
@@ -210,25 +238,26 @@ class _Converter:
             corners = placed([(0, top), (w, top), (w, top + h), (0, top + h)], x, y,
                              shape.rotation)
             if shape.rotation % 90 == 0:
-                builder.boxes([corners.min(axis=0)], [corners.max(axis=0)], [place])
+                builder.boxes([corners.min(axis=0)], [corners.max(axis=0)], [place], layer=on)
             else:
-                builder.polygon(corners, place)
+                builder.polygon(corners, place, layer=on)
         elif shape.kind == "ellipse":
             if w == h:
-                builder.circles(placed([(w / 2, h / 2)], x, y, shape.rotation), [w / 2], [place])
+                builder.circles(placed([(w / 2, h / 2)], x, y, shape.rotation), [w / 2], [place],
+                                layer=on)
             else:
                 turn = 2 * np.pi * np.arange(ELLIPSE_VERTICES) / ELLIPSE_VERTICES
                 rim = np.column_stack([w / 2 * (1 + np.cos(turn)), h / 2 * (1 + np.sin(turn))])
-                builder.polygon(placed(rim, x, y, shape.rotation), place)
+                builder.polygon(placed(rim, x, y, shape.rotation), place, layer=on)
         elif shape.kind == "polygon":
-            self._add_polygon(builder, place, placed(shape.points, x, y, shape.rotation))
+            self._add_polygon(builder, place, placed(shape.points, x, y, shape.rotation), on)
         elif shape.kind == "polyline":
-            self._add_walls(builder, place, placed(shape.points, x, y, shape.rotation),
+            self._add_walls(builder, place, placed(shape.points, x, y, shape.rotation), on,
                             closed=False)
         else:
             self.problems.append(f"{place}: {shape.kind} objects are not obstacles; skipped")
 
-    def _add_polygon(self, builder, place, vertices):
+    def _add_polygon(self, builder, place, vertices, on):
         # A point repeated (or the first point repeated at the end) is a slip
         # of the editor's mouse, not a shape: drop the repeat.
         keep = np.ones(len(vertices), dtype=bool)
@@ -238,16 +267,16 @@ class _Converter:
             vertices = vertices[:-1]
         if len(vertices) < 3:
             self.problems.append(f"{place}: a polygon of {len(vertices)} points; read as walls")
-            self._add_walls(builder, place, vertices, closed=False)
+            self._add_walls(builder, place, vertices, on, closed=False)
             return
         try:
-            builder.polygon(vertices, place)
+            builder.polygon(vertices, place, layer=on)
         except LevelError as exc:
             self.problems.append(f"{place}: not a simple polygon ({exc.message}); read as "
                                  "walls along its edges")
-            self._add_walls(builder, place, vertices, closed=True)
+            self._add_walls(builder, place, vertices, on, closed=True)
 
-    def _add_walls(self, builder, place, points, *, closed):
+    def _add_walls(self, builder, place, points, on, *, closed):
         ends = np.roll(points, -1, axis=0) if closed else points[1:]
         starts = points if closed else points[:-1]
         keep = np.any(starts != ends, axis=1)
@@ -256,19 +285,44 @@ class _Converter:
             return
         n = int(keep.sum())
         builder.walls(starts[keep], ends[keep], np.zeros(n),
-                      [f"{place}, segment {i}" for i in np.flatnonzero(keep)])
+                      [f"{place}, segment {i}" for i in np.flatnonzero(keep)], layer=on)
 
     def _add_grid(self, builder, layer, table):
         place = f"layer {layer.name!r}"
+        on = self._collision_layer(place, layer.properties)
         tw, th = self.tiled.tile_width, self.tiled.tile_height
         ox, oy = layer.offset
         if tw == th:
-            builder.grid(table, tw, (ox, oy), place)
+            builder.grid(table, tw, (ox, oy), place, layer=on)
             return
         rows, cols = np.nonzero(table)
         mins = np.column_stack([ox + cols * tw, oy + rows * th])
         builder.boxes(mins, mins + (tw, th),
-                      [f"{place}, tile ({c}, {r})" for r, c in zip(rows, cols)])
+                      [f"{place}, tile ({c}, {r})" for r, c in zip(rows, cols)], layer=on)
+
+
+def collision_layer(value, path, place):
+    """A ``sidestep_layer`` property's value as a layer 0..31 (else a LevelError at ``place``).
+
+    Examples
+    --------
+    >>> collision_layer(3, "map.tmj", "layer 'Glass'"), collision_layer("31", "map.tmj", "x")
+    (3, 31)
+    >>> collision_layer(32, "map.tmj", "layer 'Glass'")     # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    sidestep.level.LevelError: map.tmj: layer 'Glass': sidestep_layer must be ... 0..31, got 32
+    """
+    number = None
+    if isinstance(value, str) and value.strip().isdigit():
+        number = int(value.strip())
+    elif isinstance(value, (int, float)) and not isinstance(value, bool) \
+            and math.isfinite(value) and value == int(value):
+        number = int(value)
+    if number is None or not 0 <= number < LAYERS:
+        raise LevelError(path, place, f"{LAYER_PROPERTY} must be a whole number "
+                         f"0..{LAYERS - 1}, got {str(value)[:40]}")
+    return number
 
 
 def placed(local, x, y, rotation):
@@ -315,6 +369,8 @@ def marked(properties):
     --------
     >>> marked({"Solid": "true"}), marked({"bodyType": "dynamic"}), marked({"friction": 1.0})
     (True, False, None)
+    >>> marked({"sidestep_layer": 2}), marked({"sidestep_layer": 2, "collides": False})
+    (True, False)
     """
     for name, value in properties.items():
         key = name.lower()
@@ -322,7 +378,8 @@ def marked(properties):
             return str(value).lower() == "static"
         if key in FLAG_PROPERTIES:
             return _truth(value)
-    return None
+    # Naming a collision layer says it collides (a flag above says otherwise).
+    return True if LAYER_PROPERTY in properties else None
 
 
 def _truth(value):

@@ -26,10 +26,13 @@ def closest_point_segment(px, py, ax, ay, bx, by):
     if ll == 0.0:
         return ax, ay
     f = ((px - ax) * ex + (py - ay) * ey) / ll
-    if f < 0.0:
-        f = 0.0
-    elif f > 1.0:
-        f = 1.0
+    # Beyond an end, that end itself: a + 1.0 * (b - a) may round a step off
+    # b, and a point on b then read as beside it, with the normal p - q of
+    # that rounding step (along the segment: into a wall from its end).
+    if f <= 0.0:
+        return ax, ay
+    if f >= 1.0:
+        return bx, by
     return ax + f * ex, ay + f * ey
 
 

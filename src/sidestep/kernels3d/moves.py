@@ -29,7 +29,7 @@ from .world import (MAX_NEAR, MAX_PLANES, P_COUNT, P_FIRST, P_NX, P_NY, P_NZ, PR
                     S_BOUNDS, S_NEAR, S_NORMALS, S_OWNERS, S_PARTS, S_POINTS, S_PRIMS,
                     S_SEPARATIONS, SCRATCH_FLOATS, SCRATCH_INTS, candidates, core, penetrations, prim_alive,
                     beyond_prim, borrowed, separation_prim, sweep_prim,
-                    world_radius)
+                    frame_of, turn_into, world_radius)
 
 #: Rows of the contact buffer: [obstacle, part, point (3), normal (3), fraction].
 CONTACT_FIELDS = 9
@@ -307,7 +307,15 @@ def _support(world, e, nx, ny, nz):
     p = world.params[e]
     k = world.kind[e]
     if k == PRIM_BOX:
-        return max(nx * p[0], nx * p[3]) + max(ny * p[1], ny * p[4]) + max(nz * p[2], nz * p[5])
+        f = frame_of(p)
+        if f < 0:
+            return max(nx * p[0], nx * p[3]) + max(ny * p[1], ny * p[4]) + \
+                max(nz * p[2], nz * p[5])
+        # In a turned body: n . (R x + t) = (R^T n) . x + n . t.
+        v = world.vertices
+        mx, my, mz = turn_into(v, f, nx, ny, nz)
+        return max(mx * p[0], mx * p[3]) + max(my * p[1], my * p[4]) + \
+            max(mz * p[2], mz * p[5]) + nx * v[f + 3, 0] + ny * v[f + 3, 1] + nz * v[f + 3, 2]
     if k == PRIM_POLYGON:
         best = -math.inf
         first = int(p[P_FIRST])
@@ -327,8 +335,13 @@ def _face_plane(world, e, nx, ny, nz):
     world = borrowed(world)
     k = world.kind[e]
     if k == PRIM_BOX:
-        return (nx == 0.0 and ny == 0.0) or (nx == 0.0 and nz == 0.0) or \
-            (ny == 0.0 and nz == 0.0)
+        f = frame_of(world.params[e])
+        if f < 0:
+            return (nx == 0.0 and ny == 0.0) or (nx == 0.0 and nz == 0.0) or \
+                (ny == 0.0 and nz == 0.0)
+        # In a turned body: along an axis of its frame, to rounding of the turn.
+        mx, my, mz = turn_into(world.vertices, f, nx, ny, nz)
+        return max(abs(mx), abs(my), abs(mz)) >= 1.0 - 1e-12
     if k == PRIM_POLYGON:
         p = world.params[e]
         return abs(abs(nx * p[P_NX] + ny * p[P_NY] + nz * p[P_NZ]) - 1.0) <= 1e-12

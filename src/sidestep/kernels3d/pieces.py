@@ -43,6 +43,43 @@ def pack_box(out, lx, ly, lz, hx, hy, hz):
 
 
 @njit(cache=True)
+def pack_framed_box(out, frame, f, lx, ly, lz, hx, hy, hz):
+    """Write box ``[l, h]`` of a turned frame into ``out (PACKED,)``: an oriented box.
+
+    The frame is rows ``f..f+3`` of ``frame``: the rotation ``R``'s rows,
+    then the position ``t`` (a point ``x`` of the frame is at ``R x + t``;
+    see :mod:`sidestep.kernels3d.world`). Corners, face planes and edge
+    directions are :func:`pack_box`'s, turned into the world.
+    """
+    out[:] = 0.0
+    out[kv.KIND] = kv.POLYTOPE
+    for c in range(8):
+        x = hx if c & 1 else lx
+        y = hy if c & 2 else ly
+        z = hz if c & 4 else lz
+        m = kv.VERTS + 3 * c
+        for a in range(3):
+            out[m + a] = frame[f + a, 0] * x + frame[f + a, 1] * y + frame[f + a, 2] * z \
+                + frame[f + 3, a]
+    lo = (lx, ly, lz)
+    hi = (hx, hy, hz)
+    for j in range(3):
+        # Axis j of the frame in the world: column j of R.
+        up = kv.PLANES + 8 * j
+        down = up + 4
+        for a in range(3):
+            out[up + a] = frame[f + a, j]
+            out[down + a] = -frame[f + a, j]
+            out[kv.DIRS + 3 * j + a] = frame[f + a, j]
+        # n . (R x + t) for x on the face: the face's own offset plus n . t.
+        shift = frame[f, j] * frame[f + 3, 0] + frame[f + 1, j] * frame[f + 3, 1] \
+            + frame[f + 2, j] * frame[f + 3, 2]
+        out[up + 3] = hi[j] + shift
+        out[down + 3] = -lo[j] - shift
+    out[kv.N_DIRS] = 3.0
+
+
+@njit(cache=True)
 def pack_sphere(out, cx, cy, cz, r):
     """Write the sphere (3D) into ``out (PACKED,)``, as ``Sphere`` packs itself."""
     out[:] = 0.0

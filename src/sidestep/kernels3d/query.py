@@ -35,7 +35,7 @@ from numba import njit
 from . import culling
 from . import volumes as kv
 from . import world as _kw
-from .pieces import pack_box, pack_prism, pack_sphere, pack_triangle
+from .pieces import pack_box, pack_framed_box, pack_prism, pack_sphere, pack_triangle
 
 
 @njit(cache=True, inline="always")
@@ -71,6 +71,12 @@ def primitive_state(world, e, a, prep, tol, item, work):
             hx = p[0] + p[5] if axis == 0 else p[0] + p[4]
             hy = p[1] + p[5] if axis == 1 else p[1] + p[4]
             hz = p[2] + p[5] if axis == 2 else p[2] + p[4]
+        f = _kw.frame_of(p)
+        if f >= 0:
+            # In a turned body: the oriented box (a cylinder's, around it), exact
+            # through the general test.
+            pack_framed_box(item, world.vertices, f, lx, ly, lz, hx, hy, hz)
+            return kv.contains(a, item, tol, work)
         if polytope:
             return culling.box_state(prep, a, lx, ly, lz, hx, hy, hz, tol)
         pack_box(item, lx, ly, lz, hx, hy, hz)

@@ -24,6 +24,18 @@ volume hierarchy over the primitives' boxes. Primitives:
 * ``PRIM_CYLINDER``: ``[bx, by, bz, axis, radius, height]``, solid, upright
   along coordinate ``axis`` from the centre of its base.
 
+A box or cylinder in a rigid body (:mod:`sidestep.bodies`) keeps its
+parameters in the body's own frame and names that frame in its last slot,
+``S_FRAME``: the frame's first row in ``vertices`` plus one (0: the world's
+axes). A frame is four rows of the corner pool, the rows of its rotation
+``R`` then its position ``t`` (a point ``x`` of the body is at ``R x + t``);
+a pose of the body rewrites those four rows, not the solids. Each kernel
+below reads such a solid in its frame: it turns the query (core, motion,
+ray) into the frame, calls the axis-aligned kernel and turns the normal and
+point back (:func:`into_frame`, :func:`out_of_frame`), so a box in a turned
+body is an oriented box and a cylinder a tilted one. Spheres, panels and
+mesh triangles in a body are written in world coordinates at each pose.
+
 The agent is a sphere or an upright capsule: to the kernels, a **core**
 segment ``a -> b`` (``a == b`` for a sphere) and a radius.
 """
@@ -55,6 +67,10 @@ PARAMS = 9
 P_FIRST, P_COUNT, P_NX, P_NY, P_NZ, P_EDGES, P_FRONT, P_GROUND, P_FLOOR = range(9)
 # Box rows: the interior flag.
 B_INTERIOR = 6
+# Box and cylinder rows: their body's frame, its first row in `vertices` plus one (0: none).
+S_FRAME = 8
+#: Rows of the corner pool per body frame: R's three rows, then the position.
+FRAME_ROWS = 4
 
 #: Contact rows one query or slide pass handles at once.
 MAX_PLANES = 32
@@ -73,7 +89,7 @@ Packed3D = namedtuple("Packed3D", [
     "owner",      # (m,) int64 obstacle id
     "part",       # (m,) int64 part (mesh triangle index, -1 otherwise)
     "params",     # (m, PARAMS) float64
-    "vertices",   # (v, 3) float64 corners of panels and mesh triangles
+    "vertices",   # (v, 3) float64 corners of panels and mesh triangles, and body frames
     "loop",       # (l,) int64 corner indices, read from each polygon's first
     "alive",      # (ids,) uint8
     "flags",      # (2,) int64: F_REMOVED, F_TRIANGLES
@@ -124,6 +140,73 @@ def borrowed(world):
     return Packed3D(borrow(world.kind), borrow(world.owner), borrow(world.part),
                     borrow(world.params), borrow(world.vertices), borrow(world.loop),
                     borrow(world.alive), borrow(world.flags), tree, borrow(world.triangles))
+
+
+@njit(cache=True, inline="always")
+def frame_of(p):
+    """The first row in ``vertices`` of the frame a box's or cylinder's row ``p`` is read in
+    (-1: the world's axes)."""
+    return int(p[S_FRAME]) - 1
+
+
+@njit(cache=True, inline="always")
+def turn_into(v, f, x, y, z):
+    """``R^T x``: direction ``x`` in frame ``f`` (rows ``f..f+3`` of ``v``)."""
+    return (v[f, 0] * x + v[f + 1, 0] * y + v[f + 2, 0] * z,
+            v[f, 1] * x + v[f + 1, 1] * y + v[f + 2, 1] * z,
+            v[f, 2] * x + v[f + 1, 2] * y + v[f + 2, 2] * z)
+
+
+@njit(cache=True, inline="always")
+def into_frame(v, f, x, y, z):
+    """``R^T (x - t)``: world point ``x`` in frame ``f``."""
+    return turn_into(v, f, x - v[f + 3, 0], y - v[f + 3, 1], z - v[f + 3, 2])
+
+
+@njit(cache=True, inline="always")
+def turn_out(v, f, x, y, z):
+    """``R x``: direction ``x`` of frame ``f`` in the world."""
+    return (v[f, 0] * x + v[f, 1] * y + v[f, 2] * z,
+            v[f + 1, 0] * x + v[f + 1, 1] * y + v[f + 1, 2] * z,
+            v[f + 2, 0] * x + v[f + 2, 1] * y + v[f + 2, 2] * z)
+
+
+@njit(cache=True, inline="always")
+def out_of_frame(v, f, x, y, z):
+    """``R x + t``: point ``x`` of frame ``f`` in the world."""
+    wx, wy, wz = turn_out(v, f, x, y, z)
+    return wx + v[f + 3, 0], wy + v[f + 3, 1], wz + v[f + 3, 2]
+
+
+@njit(cache=True, inline="always")
+def _solid_box(k, p):
+    # A box's or cylinder's bounding box in its own frame.
+    if k == PRIM_BOX:
+        return p[0], p[1], p[2], p[3], p[4], p[5]
+    axis = int(p[3])
+    r = p[4]
+    lox, loy, loz, hix, hiy, hiz = p[0] - r, p[1] - r, p[2] - r, p[0] + r, p[1] + r, p[2] + r
+    if axis == 0:
+        lox, hix = p[0], p[0] + p[5]
+    elif axis == 1:
+        loy, hiy = p[1], p[1] + p[5]
+    else:
+        loz, hiz = p[2], p[2] + p[5]
+    return lox, loy, loz, hix, hiy, hiz
+
+
+@njit(cache=True, inline="always")
+def _framed_box(v, f, lox, loy, loz, hix, hiy, hiz):
+    # The world box around box lo..hi of frame f: its centre turned, and
+    # half extents |R| h (Ericson 4.2.6, an AABB of a rotated AABB).
+    cx, cy, cz = out_of_frame(v, f, 0.5 * (lox + hix), 0.5 * (loy + hiy), 0.5 * (loz + hiz))
+    hx = 0.5 * (hix - lox)
+    hy = 0.5 * (hiy - loy)
+    hz = 0.5 * (hiz - loz)
+    ex = abs(v[f, 0]) * hx + abs(v[f, 1]) * hy + abs(v[f, 2]) * hz
+    ey = abs(v[f + 1, 0]) * hx + abs(v[f + 1, 1]) * hy + abs(v[f + 1, 2]) * hz
+    ez = abs(v[f + 2, 0]) * hx + abs(v[f + 2, 1]) * hy + abs(v[f + 2, 2]) * hz
+    return cx - ex, cy - ey, cz - ez, cx + ex, cy + ey, cz + ez
 
 
 @njit(cache=True, inline="always")
@@ -229,16 +312,26 @@ def separation_prim(world, e, ax, ay, az, bx, by, bz):
         return separation_capsule_polygon(ax, ay, az, bx, by, bz, world.vertices, world.loop,
                                           int(p[P_FIRST]), int(p[P_COUNT]), p[P_NX], p[P_NY],
                                           p[P_NZ], int(p[P_EDGES]), p[P_FRONT] != 0.0)
+    if k == PRIM_SPHERE:
+        return separation_capsule_sphere(ax, ay, az, bx, by, bz, p[0], p[1], p[2], p[3])
+    v = world.vertices
+    f = frame_of(p)
+    if f >= 0:
+        # A solid in a turned body: the core in the body's frame, the answer back.
+        ax, ay, az = into_frame(v, f, ax, ay, az)
+        bx, by, bz = into_frame(v, f, bx, by, bz)
     if k == PRIM_BOX:
         sep, nx, ny, nz, qx, qy, qz = separation_capsule_box(ax, ay, az, bx, by, bz, p[0], p[1],
                                                              p[2], p[3], p[4], p[5])
         if sep > 0.0 and p[B_INTERIOR] != 0.0:
             return math.inf, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
-        return sep, nx, ny, nz, qx, qy, qz
-    if k == PRIM_SPHERE:
-        return separation_capsule_sphere(ax, ay, az, bx, by, bz, p[0], p[1], p[2], p[3])
-    return separation_capsule_cylinder(ax, ay, az, bx, by, bz, p[0], p[1], p[2], int(p[3]),
-                                       p[4], p[5])
+    else:
+        sep, nx, ny, nz, qx, qy, qz = separation_capsule_cylinder(
+            ax, ay, az, bx, by, bz, p[0], p[1], p[2], int(p[3]), p[4], p[5])
+    if f >= 0:
+        nx, ny, nz = turn_out(v, f, nx, ny, nz)
+        qx, qy, qz = out_of_frame(v, f, qx, qy, qz)
+    return sep, nx, ny, nz, qx, qy, qz
 
 
 @njit(cache=True)
@@ -262,6 +355,9 @@ def surface_normal_prim(world, e, qx, qy, qz, nx, ny, nz, up):
         if fx * nx + fy * ny + fz * nz < 0.0:
             return -fx, -fy, -fz
         return fx, fy, fz
+    f = frame_of(p)
+    if f >= 0 and k != PRIM_SPHERE:
+        return _framed_surface_normal(world.vertices, f, k, p, qx, qy, qz, nx, ny, nz, up)
     top = math.inf
     if k == PRIM_BOX:
         top = p[3 + up]
@@ -270,6 +366,47 @@ def surface_normal_prim(world, e, qx, qy, qz, nx, ny, nz, up):
     if q >= top - 1e-9 * max(1.0, abs(top)):
         return (1.0 if up == 0 else 0.0), (1.0 if up == 1 else 0.0), (1.0 if up == 2 else 0.0)
     return nx, ny, nz
+
+
+@njit(cache=True)
+def _framed_surface_normal(v, f, k, p, qx, qy, qz, nx, ny, nz, up):
+    # surface_normal_prim for a box or cylinder of frame f: of its flat faces
+    # through q (a box's six, a cylinder's two caps, read in the frame), the
+    # one whose world normal rises most, if it rises (by more than rounding)
+    # and more than n; else n. In the world's axes this is the top face
+    # (the other faces rise by 0), as for a solid read without a frame.
+    lx, ly, lz = into_frame(v, f, qx, qy, qz)
+    lo0, lo1, lo2, hi0, hi1, hi2 = _solid_box(k, p)
+    best = max(nx if up == 0 else (ny if up == 1 else nz), 1e-6)
+    bx = nx
+    by = ny
+    bz = nz
+    for face in range(6):
+        axis = face // 2
+        if k == PRIM_CYLINDER and axis != int(p[3]):
+            continue
+        upper = face % 2 == 1
+        if axis == 0:
+            plane = hi0 if upper else lo0
+            x = lx
+        elif axis == 1:
+            plane = hi1 if upper else lo1
+            x = ly
+        else:
+            plane = hi2 if upper else lo2
+            x = lz
+        if abs(x - plane) > 1e-9 * max(1.0, abs(plane)):
+            continue
+        s = 1.0 if upper else -1.0
+        mx, my, mz = turn_out(v, f, s if axis == 0 else 0.0, s if axis == 1 else 0.0,
+                              s if axis == 2 else 0.0)
+        rise = mx if up == 0 else (my if up == 1 else mz)
+        if rise > best:
+            best = rise
+            bx = mx
+            by = my
+            bz = mz
+    return bx, by, bz
 
 
 @njit(cache=True)
@@ -290,18 +427,29 @@ def sweep_prim(world, e, ax, ay, az, bx, by, bz, dx, dy, dz, radius, tolerance, 
             ax, ay, az, bx, by, bz, dx, dy, dz, radius, world.vertices, world.loop,
             int(p[P_FIRST]), int(p[P_COUNT]), p[P_NX], p[P_NY], p[P_NZ], int(p[P_EDGES]),
             p[P_FRONT] != 0.0, level)
-    elif k == PRIM_BOX:
-        if p[B_INTERIOR] != 0.0:
-            return math.inf, 0.0, 0.0, 0.0
-        f, nx, ny, nz, _, _, _ = sweep_capsule_box(ax, ay, az, bx, by, bz, dx, dy, dz, radius,
-                                                   p[0], p[1], p[2], p[3], p[4], p[5])
     elif k == PRIM_SPHERE:
         f, nx, ny, nz, _, _, _ = sweep_capsule_sphere(ax, ay, az, bx, by, bz, dx, dy, dz,
                                                       radius, p[0], p[1], p[2], p[3])
     else:
-        f, nx, ny, nz, _, _, _ = sweep_capsule_cylinder(ax, ay, az, bx, by, bz, dx, dy, dz,
-                                                        radius, p[0], p[1], p[2], int(p[3]),
-                                                        p[4], p[5], tolerance)
+        if k == PRIM_BOX and p[B_INTERIOR] != 0.0:
+            return math.inf, 0.0, 0.0, 0.0
+        v = world.vertices
+        frame = frame_of(p)
+        if frame >= 0:
+            # A solid in a turned body: core and motion in the body's frame.
+            ax, ay, az = into_frame(v, frame, ax, ay, az)
+            bx, by, bz = into_frame(v, frame, bx, by, bz)
+            dx, dy, dz = turn_into(v, frame, dx, dy, dz)
+        if k == PRIM_BOX:
+            f, nx, ny, nz, _, _, _ = sweep_capsule_box(ax, ay, az, bx, by, bz, dx, dy, dz,
+                                                       radius, p[0], p[1], p[2], p[3], p[4],
+                                                       p[5])
+        else:
+            f, nx, ny, nz, _, _, _ = sweep_capsule_cylinder(ax, ay, az, bx, by, bz, dx, dy, dz,
+                                                            radius, p[0], p[1], p[2], int(p[3]),
+                                                            p[4], p[5], tolerance)
+        if frame >= 0:
+            nx, ny, nz = turn_out(v, frame, nx, ny, nz)
     return f, nx, ny, nz
 
 
@@ -319,16 +467,26 @@ def ray_prim(world, e, ox, oy, oz, ux, uy, uz, max_distance, cull):
         return ray_polygon(ox, oy, oz, ux, uy, uz, max_distance, world.vertices, world.loop,
                            int(p[P_FIRST]), int(p[P_COUNT]), p[P_NX], p[P_NY], p[P_NZ],
                            cull != 0 or p[P_FRONT] != 0.0)
+    if k == PRIM_SPHERE:
+        return ray_sphere(ox, oy, oz, ux, uy, uz, max_distance, p[0], p[1], p[2], p[3])
+    v = world.vertices
+    f = frame_of(p)
+    if f >= 0:
+        # A solid in a turned body: the ray in the body's frame (distances
+        # along it are the same there), the normal back.
+        ox, oy, oz = into_frame(v, f, ox, oy, oz)
+        ux, uy, uz = turn_into(v, f, ux, uy, uz)
     if k == PRIM_BOX:
         t, nx, ny, nz = ray_box(ox, oy, oz, ux, uy, uz, max_distance, p[0], p[1], p[2], p[3],
                                 p[4], p[5])
         if t > 0.0 and p[B_INTERIOR] != 0.0:
             return math.inf, 0.0, 0.0, 0.0
-        return t, nx, ny, nz
-    if k == PRIM_SPHERE:
-        return ray_sphere(ox, oy, oz, ux, uy, uz, max_distance, p[0], p[1], p[2], p[3])
-    return ray_cylinder(ox, oy, oz, ux, uy, uz, max_distance, p[0], p[1], p[2], int(p[3]), p[4],
-                        p[5])
+    else:
+        t, nx, ny, nz = ray_cylinder(ox, oy, oz, ux, uy, uz, max_distance, p[0], p[1], p[2],
+                                     int(p[3]), p[4], p[5])
+    if f >= 0:
+        nx, ny, nz = turn_out(v, f, nx, ny, nz)
+    return t, nx, ny, nz
 
 
 @njit(cache=True)
@@ -414,20 +572,17 @@ def prim_box(k, p, vertices, loop):
             else:
                 loz = min(loz, p[P_FLOOR])
         return lox, loy, loz, hix, hiy, hiz
-    if k == PRIM_BOX:
-        return p[0], p[1], p[2], p[3], p[4], p[5]
     if k == PRIM_SPHERE:
         return p[0] - p[3], p[1] - p[3], p[2] - p[3], p[0] + p[3], p[1] + p[3], p[2] + p[3]
-    axis = int(p[3])
-    r = p[4]
-    lox, loy, loz, hix, hiy, hiz = p[0] - r, p[1] - r, p[2] - r, p[0] + r, p[1] + r, p[2] + r
-    if axis == 0:
-        lox, hix = p[0], p[0] + p[5]
-    elif axis == 1:
-        loy, hiy = p[1], p[1] + p[5]
-    else:
-        loz, hiz = p[2], p[2] + p[5]
-    return lox, loy, loz, hix, hiy, hiz
+    lox, loy, loz, hix, hiy, hiz = _solid_box(k, p)
+    f = frame_of(p)
+    if f < 0:
+        return lox, loy, loz, hix, hiy, hiz
+    lox, loy, loz, hix, hiy, hiz = _framed_box(vertices, f, lox, loy, loz, hix, hiy, hiz)
+    # Grown by more than the rounding of a corner turned into the world, so
+    # that the hierarchy never drops a solid a query's box just touches.
+    m = 1e-12 * (1.0 + max(abs(lox), abs(loy), abs(loz), abs(hix), abs(hiy), abs(hiz)))
+    return lox - m, loy - m, loz - m, hix + m, hiy + m, hiz + m
 
 
 @njit(cache=True)

@@ -1,0 +1,134 @@
+"""Agents on a moving 3D level: a body's motion over a frame is swept, not teleported.
+
+The 3D mirror of :mod:`sidestep.kernels.carry`. A body moved from pose
+``(R0, t0)`` to ``(R1, t1)``; seen from it, a still agent moves the other way.
+:func:`sweep_past` slides the agent's sphere or capsule along that path
+against the body alone (the caller hands a packed world that sees only the
+body), in steps of at most :data:`MAX_TURN` of the body's turn, each from
+where the agent is after the last, so the path follows the arc a turning body
+makes; where it meets the body, its end is where the body leaves the agent.
+The turn is interpolated about the axis of ``R1 R0^T`` (the shorter way).
+"""
+import math
+
+from numba import njit
+
+from ..kernels.carry import MAX_TURN
+from ..kernels.moves import MODE_SLIDE
+from .moves import move_agent
+from .world import Packed3D, borrowed
+
+
+@njit(cache=True, forceinline=False, inline="always")
+def _turned(axis, angle, x, y, z):
+    # Rodrigues: x turned by `angle` about unit `axis`.
+    c = math.cos(angle)
+    s = math.sin(angle)
+    kx, ky, kz = axis[0], axis[1], axis[2]
+    d = kx * x + ky * y + kz * z
+    cx = ky * z - kz * y
+    cy = kz * x - kx * z
+    cz = kx * y - ky * x
+    return (x * c + cx * s + kx * d * (1.0 - c), y * c + cy * s + ky * d * (1.0 - c),
+            z * c + cz * s + kz * d * (1.0 - c))
+
+
+@njit(cache=True, forceinline=False, inline="always")
+def _pose_at(r0, t0, t1, axis, angle, f, x, y, z):
+    # The pose at fraction f of the change applied to body-frame point x: R_f x + t_f with
+    # R_f = turn(axis, f angle) R0 and t_f on the straight line from t0 to t1.
+    bx = r0[0, 0] * x + r0[0, 1] * y + r0[0, 2] * z
+    by = r0[1, 0] * x + r0[1, 1] * y + r0[1, 2] * z
+    bz = r0[2, 0] * x + r0[2, 1] * y + r0[2, 2] * z
+    wx, wy, wz = _turned(axis, f * angle, bx, by, bz)
+    return (wx + t0[0] + f * (t1[0] - t0[0]), wy + t0[1] + f * (t1[1] - t0[1]),
+            wz + t0[2] + f * (t1[2] - t0[2]))
+
+
+@njit(cache=True, forceinline=False, inline="always")
+def _into_pose(r0, t0, t1, axis, angle, f, x, y, z):
+    # The inverse of _pose_at: world point x in the body's frame at fraction f.
+    dx = x - (t0[0] + f * (t1[0] - t0[0]))
+    dy = y - (t0[1] + f * (t1[1] - t0[1]))
+    dz = z - (t0[2] + f * (t1[2] - t0[2]))
+    ux, uy, uz = _turned(axis, -f * angle, dx, dy, dz)
+    return (r0[0, 0] * ux + r0[1, 0] * uy + r0[2, 0] * uz,
+            r0[0, 1] * ux + r0[1, 1] * uy + r0[2, 1] * uz,
+            r0[0, 2] * ux + r0[1, 2] * uy + r0[2, 2] * uz)
+
+
+@njit(cache=True, forceinline=False)
+def swept_on(r0, t0, t1, axis, angle, f0, f1, px, py, pz):
+    """Where a still point, seen at ``p`` with the body at its new pose when the body
+    stood at ``f0`` of its change, is seen when it stands at ``f1``:
+    ``T1 T_f1^-1 T_f0 T1^-1 p``."""
+    qx, qy, qz = _into_pose(r0, t0, t1, axis, angle, 1.0, px, py, pz)
+    wx, wy, wz = _pose_at(r0, t0, t1, axis, angle, f0, qx, qy, qz)
+    qx, qy, qz = _into_pose(r0, t0, t1, axis, angle, f1, wx, wy, wz)
+    return _pose_at(r0, t0, t1, axis, angle, 1.0, qx, qy, qz)
+
+
+@njit(cache=True, forceinline=False)
+def sweep_past(alone, r0, t0, t1, axis, angle, px, py, pz, radius, half, up, skin, margin,
+               slack, min_motion, max_iterations, wf, wi, contacts):
+    """Where the body that ``alone`` sees leaves the agent at ``p`` (its centre) after its
+    change from ``(r0, t0)`` to its new pose (at ``t1``, turned by ``angle`` about
+    ``axis`` from ``r0``): ``(x, y, z, met)``; ``met`` False when it never touched."""
+    alone = borrowed(alone)
+    steps = max(1, int(math.ceil(abs(angle) / MAX_TURN)))
+    x, y, z = swept_on(r0, t0, t1, axis, angle, 1.0, 0.0, px, py, pz)
+    met = False
+    for step in range(1, steps + 1):
+        ex, ey, ez = swept_on(r0, t0, t1, axis, angle, (step - 1) / steps, step / steps,
+                              x, y, z)
+        x, y, z, _, n_contacts, recovered = move_agent(
+            alone, x, y, z, ex - x, ey - y, ez - z, radius, half, up, MODE_SLIDE, skin, margin,
+            slack, min_motion, max_iterations, wf, wi, contacts)
+        met = met or n_contacts > 0 or recovered
+    return x, y, z, met
+
+
+@njit(cache=True, forceinline=False)
+def push_from_bodies(world, seen, flags, since, stamp, boxes, shift, angles, axes, rotations0,
+                     positions0, positions1, members, member_first, skip, px, py, pz, radius,
+                     half, up, skin, margin, slack, min_motion, max_iterations, wf, wi,
+                     contacts, met):
+    """The push of every body moved after pose count ``since`` that swept into the agent
+    centred at ``p``: ``(dx, dy, dz, n)``, the bodies that met it in ``met[:n]``.
+
+    A body is looked at only if its box ``boxes[b]`` (world, now) lies within the agent's
+    size plus how far its material there moved (``shift[b]`` plus ``angles[b]`` times the
+    distance from its origin) of ``p``; then :func:`sweep_past` with ``seen`` (zeros, as
+    long as ``world.alive``; left zero) showing it alone. Body ``skip`` (the floor it
+    rides, -1: none) is left out.
+    """
+    world = borrowed(world)
+    size = radius + half
+    dx = dy = dz = 0.0
+    n = 0
+    for b in range(stamp.shape[0]):
+        if stamp[b] <= since or b == skip:
+            continue
+        ox = max(boxes[b, 0] - px, 0.0, px - boxes[b, 3])
+        oy = max(boxes[b, 1] - py, 0.0, py - boxes[b, 4])
+        oz = max(boxes[b, 2] - pz, 0.0, pz - boxes[b, 5])
+        gap = math.sqrt(ox * ox + oy * oy + oz * oz)
+        far = math.sqrt((px - positions1[b, 0]) ** 2 + (py - positions1[b, 1]) ** 2
+                        + (pz - positions1[b, 2]) ** 2) + size
+        if gap > size + shift[b] + angles[b] * far + 2.0 * skin:
+            continue
+        for t in range(member_first[b], member_first[b + 1]):
+            seen[members[t]] = world.alive[members[t]]
+        alone = Packed3D(*world[:6], seen, flags, *world[8:])
+        x, y, z, hit = sweep_past(alone, rotations0[b], positions0[b], positions1[b], axes[b],
+                                  angles[b], px, py, pz, radius, half, up, skin, margin, slack,
+                                  min_motion, max_iterations, wf, wi, contacts)
+        for t in range(member_first[b], member_first[b + 1]):
+            seen[members[t]] = 0
+        if hit:
+            dx += x - px
+            dy += y - py
+            dz += z - pz
+            met[n] = b
+            n += 1
+    return dx, dy, dz, n

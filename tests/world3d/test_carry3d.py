@@ -1,0 +1,122 @@
+"""A Character on a moving 3D level: it rides bodies (translation and turn), is pushed by
+them at any speed, keeps a platform's velocity when it leaves it, and is never pushed
+through a wall (:mod:`sidestep.kernels3d.carry`, ``Character._bodies_moved``)."""
+import math
+
+import numpy as np
+import pytest
+
+import sidestep
+
+DT = 1 / 30
+
+
+def _about_y(angle):
+    return (math.cos(angle / 2), 0.0, math.sin(angle / 2), 0.0)
+
+
+def _ground():
+    world = sidestep.World3D()
+    world.add_boxes([(-30, -1, -30)], [(30, 0, 30)])
+    return world
+
+
+def test_turntable_carries_the_character_round_and_turns_its_facing():
+    world = _ground()
+    table = world.add_body(world.add_boxes([(-2, 0, -2)], [(2, 0.3, 2)]))
+    hero = sidestep.Character(world, (1.5, 0.3, 0.0), 0.3, 1.8)
+    hero.facing = (1.0, 0.0, 0.0)
+    for k in range(1, 31):
+        world.set_pose(table, (0, 0, 0), _about_y(0.05 * k), dt=DT)
+        hero.update((0.0, 0.0, 0.0), DT)
+    x, _, z = hero.position
+    assert math.hypot(x, z) == pytest.approx(1.5, abs=1e-6)
+    assert math.atan2(-z, x) == pytest.approx(1.5, abs=1e-6)      # turned with the table
+    np.testing.assert_allclose(hero.facing, (math.cos(1.5), 0.0, -math.sin(1.5)), atol=1e-9)
+    assert hero.on_floor and hero.floor_obstacle == 1
+
+
+def test_windmill_blade_at_half_a_radian_a_frame_never_passes_through():
+    world = _ground()
+    blade = world.add_body(world.add_boxes([(0, 0.2, -0.05)], [(3, 1.5, 0.05)]))
+    hero = sidestep.Character(world, (2.0, 0.0, -0.6), 0.3, 1.8)     # ahead of the blade
+    for k in range(1, 10):
+        world.set_pose(blade, (0, 0, 0), _about_y(0.5 * k), dt=DT)  # turning towards it
+        hero.update((0.0, 0.0, 0.0), DT)
+        x, _, z = hero.position
+        if math.hypot(x, z) > 3.0:
+            break                                          # swept out past the blade's end
+        ahead = (math.atan2(-z, x) - 0.5 * k) % (2 * math.pi)
+        assert 0.0 < ahead < math.pi                       # always on the side it turns to
+        centre = hero.position + (0.0, 0.9, 0.0)
+        assert len(world.overlapping(centre, 0.3 - 1e-6, 1.8 - 2e-6)) <= 1   # the ground only
+
+
+def test_lift_carries_a_character_up_through_a_ceilings_hole():
+    world = _ground()
+    ceiling = [((-10, 4, -10), (-1.5, 4.3, 10)), ((1.5, 4, -10), (10, 4.3, 10)),
+               ((-1.5, 4, -10), (1.5, 4.3, -1.5)), ((-1.5, 4, 1.5), (1.5, 4.3, 10))]
+    world.add_boxes([c[0] for c in ceiling], [c[1] for c in ceiling])
+    lift = world.add_body(world.add_boxes([(-1.2, 0, -1.2)], [(1.2, 0.2, 1.2)]))
+    hero = sidestep.Character(world, (0.0, 0.2, 0.0), 0.3, 1.8)
+    for k in range(1, 121):
+        world.set_pose(lift, (0.0, min(0.05 * k, 4.3), 0.0), dt=DT)
+        hero.update((0.0, 0.0, 0.0), DT)
+    assert hero.position[1] == pytest.approx(4.5, abs=1e-6)       # on the lift, upstairs
+    assert hero.on_floor and hero.floor_obstacle == 5
+
+
+def test_platform_leaves_a_character_at_speed_that_walks_off():
+    world = _ground()
+    world.add_boxes([(-30, 0, -30)], [(-12, 3, 30)])     # something to stand on at the start
+    deck = world.add_body(world.add_boxes([(-2, 2.7, -1)], [(2, 3, 1)]))
+    hero = sidestep.Character(world, (0.0, 3.0, 0.0), 0.3, 1.8)
+    for k in range(1, 16):                                # the platform slides at 3 m/s in +x
+        world.set_pose(deck, (0.1 * k, 0.0, 0.0), dt=DT)
+        hero.update((0.0, 0.0, 0.0), DT)
+    assert hero.on_floor
+    x0 = hero.position[0]
+    hero.jump(4.0)
+    world.set_pose(deck, (1.6, 0.0, 0.0), dt=DT)
+    hero.update((0.0, 0.0, 0.0), DT)
+    for _ in range(5):                                     # in the air: the platform stops
+        world.set_pose(deck, (1.6, 0.0, 0.0), dt=DT)
+        hero.update((0.0, 0.0, 0.0), DT)
+    assert not hero.on_floor
+    assert hero.position[0] - x0 == pytest.approx(6 * 0.1, abs=1e-6)    # kept 3 m/s
+
+
+def test_door_squeezing_a_character_into_a_wall_never_pushes_it_through():
+    world = _ground()
+    world.add_boxes([(-5, 0, 1.0)], [(5, 3, 1.3)])                      # a wall at z = 1
+    door = world.add_body(world.add_boxes([(0, 0, -0.05)], [(3, 2.5, 0.05)]))
+    hero = sidestep.Character(world, (1.5, 0.0, 0.6), 0.3, 1.8)
+    stops = []
+    for k in range(1, 12):
+        world.set_pose(door, (0, 0, 0), _about_y(-0.05 * k), dt=DT)     # towards +z
+        stops.append(hero.update((0.0, 0.0, 0.0), DT))
+        assert hero.position[2] <= 1.0 - 0.3 + 1e-6
+    assert "squeezed" in stops
+
+
+def test_facing_must_be_level():
+    world = _ground()
+    hero = sidestep.Character(world, (0, 0, 0), 0.3, 1.8)
+    with pytest.raises(ValueError, match="facing"):
+        hero.facing = (0.0, 1.0, 0.0)
+
+
+def test_crowd3d_is_swept_by_a_turning_bar_and_never_inside_it():
+    world = _ground()
+    bar = world.add_body(world.add_boxes([(-2.0, 0.0, -0.05)], [(2.0, 2.0, 0.05)]))
+    rng = np.random.default_rng(5)
+    xz = rng.uniform(-3, 3, (40, 2))
+    xz = xz[np.abs(xz[:, 1]) > 0.5]
+    starts = np.column_stack([xz[:, 0], np.full(len(xz), 0.9 + 1e-3), xz[:, 1]])
+    crowd = sidestep.Crowd3D(world, starts, 0.2, 1.8)
+    for k in range(1, 30):
+        world.set_pose(bar, (0, 0, 0), _about_y(0.15 * k), dt=DT)
+        ends = crowd.step(np.zeros((len(starts), 3))).positions
+        for centre in ends:
+            assert len(world.overlapping(centre, 0.2 - 1e-6, 1.8 - 2e-6)) <= 1   # the ground
+    assert np.any(np.abs(ends - starts).max(axis=1) > 0.1)                 # it swept some
