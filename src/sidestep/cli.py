@@ -144,10 +144,11 @@ def _play_arguments(commands):
     play = commands.add_parser(
         "play", help="a top-down game: walk a character through a level (pygame-ce)",
         description="A top-down game: arrow keys or WASD move a character (a disc moved by "
-                    "World2D.move) that slides round everything, Shift runs; keys 1-4 switch "
+                    "sidestep.Agent) that slides round everything, Shift runs; keys 1-4 switch "
                     "slide/push/block/ghost; G (or F1) draws the collision geometry and the "
                     "halos; +/- (or the mouse wheel) zoom; Esc quits. Without a level, the "
-                    "articles' house and trees. Needs pygame-ce "
+                    "articles' house and trees; with --living, a level whose door, lift and "
+                    "turnstile move and push everyone. Needs pygame-ce "
                     "(pip install \"sidestep[play]\"); runs without a window with "
                     "SDL_VIDEODRIVER=dummy. Prints the median frame times when it ends.")
     play.add_argument("level", metavar="LEVEL", nargs="?",
@@ -156,6 +157,11 @@ def _play_arguments(commands):
                       help="which map of a Doom WAD (E1M1, MAP01...); the first by default")
     play.add_argument("--load", type=_option, action="append", default=[],
                       metavar="KEY=VALUE", help="an option for the level's reader (repeatable)")
+    play.add_argument("--living", action="store_true",
+                      help="play the living level instead: a door swinging to and fro through "
+                           "a doorway, a lift (a car running along its shaft between two "
+                           "rooms), a turnstile, all pushing the character and the crowd, and "
+                           "a door only the crowd passes (its layer is not in the crowd's mask)")
     play.add_argument("--radius", type=number("radius"), metavar="R",
                       help="the character's radius, > 0 (default: 0.3 in the house, 0.3 of a "
                            "cell on a tile map, else 1/300 of the level's diagonal)")
@@ -489,10 +495,15 @@ def _check_gif(path):
 
 def _run_play(args):
     try:
-        from .play import app, stage
+        from .play import app, living, stage
     except ImportError as exc:
         raise ImportError(f"needs pygame-ce (pip install \"sidestep[play]\"): {exc}") from None
-    if args.level is None:
+    if args.living:
+        if args.level is not None or args.map is not None or args.load:
+            raise ValueError("--living is a level of its own: give no LEVEL, --map or --load")
+        _compile_ahead(args)
+        where = living.living_stage(args.radius, args.speed)
+    elif args.level is None:
         if args.map is not None or args.load:
             raise ValueError("--map and --load read a level file: give one")
         _compile_ahead(args)

@@ -1,12 +1,14 @@
 """``sidestep play``: a playable top-down game with pygame-ce (``pip install "sidestep[play]"``).
 
-A character (a disc moved by :meth:`sidestep.World2D.move`) walks through the
+A character (a disc moved by a :class:`sidestep.Agent`) walks through the
 articles' house and trees or any level :func:`sidestep.load` reads, and
 slides round everything; keys 1 to 4 switch the move mode, G draws the
 collision geometry and the halos, and ``--crowd N`` adds N agents moved by a
-:class:`sidestep.Crowd`. The modules:
+:class:`sidestep.Crowd`; ``--living`` plays a level whose door, lift and
+turnstile move and push them all. The modules:
 
 - :mod:`~sidestep.play.stage`: the world, the start, the character's size and speed;
+- :mod:`~sidestep.play.living`: the living level, whose door, lift and turnstile move;
 - :mod:`~sidestep.play.game`: the game's state and its frame (no pygame: tests drive it);
 - :mod:`~sidestep.play.wanderers`: the crowd and its goals;
 - :mod:`~sidestep.play.controls`: the keys, and scripts of key presses;
@@ -22,6 +24,7 @@ import os
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from .game import Frame, Game  # noqa: E402
+from .living import living_stage  # noqa: E402
 from .stage import Stage, default_stage, level_stage  # noqa: E402
 
-__all__ = ["Game", "Frame", "Stage", "default_stage", "level_stage"]
+__all__ = ["Game", "Frame", "Stage", "default_stage", "level_stage", "living_stage"]

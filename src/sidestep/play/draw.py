@@ -1,4 +1,10 @@
-"""Drawing a frame: the level's tiles, the crowd, the contacts, the character, the text.
+"""Drawing a frame: the level's tiles, its bodies, the crowd, the contacts, the character,
+the text.
+
+A living level's bodies (:mod:`sidestep.play.living`) are drawn every frame
+where they are, from their posed outlines (``World2D.segments``: a turned
+box is the polygon of its corners, not its bounding box), and its doors only
+the crowd passes in the crowd's colour.
 
 With the debug drawing on, the character's trail (its last :data:`TRAIL`
 frames, as drawn) shows how it slid.
@@ -16,7 +22,7 @@ import pygame
 
 from . import palette
 from .camera import Camera
-from .tiles import LevelTiles
+from .tiles import LevelTiles, fill_capsules
 
 #: Font size of the on-screen text (pixels).
 FONT_SIZE = 18
@@ -47,7 +53,12 @@ class Renderer:
         stage = game.stage
         self.game = game
         self.camera = Camera(size, stage.world.bounds, stage.radius, stage.y_down)
-        self.tiles = LevelTiles(stage.world, stage.radius)
+        living = stage.living
+        self._living = () if living is None else (
+            (living.crowd_doors, palette.CROWD_DOOR), (living.moving, palette.BODY))
+        self.tiles = LevelTiles(stage.world, stage.radius,
+                                np.concatenate([ids for ids, _ in self._living])
+                                if self._living else ())
         self._font = pygame.font.Font(None, FONT_SIZE)
         self._sprites = {}
         self._trail = deque(maxlen=TRAIL)
@@ -67,6 +78,8 @@ class Renderer:
         camera.set_zoom(game.zoom)
         camera.follow(game.position)
         self.tiles.blit(surface, camera, game.debug)
+        if self._living:
+            self._draw_living(surface, game.debug)
         self._trail.append(game.position)
         if game.debug and len(self._trail) > 1:
             pygame.draw.lines(surface, palette.PLAYER_EDGE, False,
@@ -79,6 +92,29 @@ class Renderer:
         self._draw_player(surface)
         self._draw_contacts(surface, game.last.contacts, normals=False)
         self._draw_text(surface, status)
+
+    def _draw_living(self, surface, debug):
+        """The living level's bodies where they are now, and its crowd's doors."""
+        camera = self.camera
+        geometry, owner = self.game.world.segments()
+        ends = np.rint(camera.to_screen(geometry[:, 0:4].reshape(-1, 2))).reshape(-1, 4)
+        scale = camera.scale
+        for ids, colour in self._living:
+            rows = np.flatnonzero(np.isin(owner, ids))
+            a, b, thickness = ends[rows, 0:2], ends[rows, 2:4], geometry[rows, 4]
+            if debug:
+                fill_capsules(surface, a, b, (thickness + self.game.radius) * scale, palette.HALO)
+            # An obstacle's rows are consecutive: a box's or a polygon's outline (thickness
+            # 0, each edge's start the next corner) is filled; walls and circles are capsules.
+            cuts = np.flatnonzero(np.diff(owner[rows])) + 1
+            for k in np.split(np.arange(len(rows)), cuts):
+                if len(k) >= 3 and not thickness[k].any():
+                    pygame.draw.polygon(surface, colour, a[k])
+                else:
+                    fill_capsules(surface, a[k], b[k], thickness[k] * scale, colour)
+            if debug:
+                for p, q in zip(a, b):
+                    pygame.draw.line(surface, palette.GEOMETRY, p, q, 1)
 
     def _draw_crowd(self, surface, positions, radii):
         camera = self.camera

@@ -1,10 +1,14 @@
-"""The game's state and its frame: keys in, one move of the character, the crowd's step.
+"""The game's state and its frame: keys in, the bodies' poses, one move of the character,
+the crowd's step.
 
 :class:`Game` knows nothing of windows or events: :meth:`Game.step` takes the
 names of the keys held during a frame and advances the game by one frame of
 :data:`FRAME_SECONDS`, so tests and scripts drive it exactly as the event loop
 does (:mod:`sidestep.play.app`), and the drawing (:mod:`sidestep.play.draw`)
-only reads it.
+only reads it. The character is a :class:`sidestep.Agent`; on a living level
+(:mod:`sidestep.play.living`) each frame first puts the bodies where they are
+at its end, and their motion over the frame pushes the character and the
+crowd before they move.
 
 >>> from sidestep.play import stage
 >>> game = Game(stage.default_stage())
@@ -19,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import MODES
+from .. import MODES, Agent
 from . import controls
 from .wanderers import Wanderers
 
@@ -46,6 +50,9 @@ class Frame:
     mode: str
     #: The crowd's :class:`sidestep.CrowdStep`, or None without a crowd.
     crowd: object = None
+    #: ``(2,) float64``: where the bodies' motion over the frame left the character,
+    #: before its own move (where it started the frame, on a level that stands still).
+    carried: np.ndarray = None
 
 
 class Game:
@@ -83,12 +90,16 @@ class Game:
         self.frames = 0
         self._position = np.array(stage.start, float)
         self._held = frozenset()
+        if stage.living is not None:       # a stage played again starts from the beginning
+            stage.living.animate(stage.world, 0.0, FRAME_SECONDS)
+        self._agent = Agent(stage.world, self._position, stage.radius, mode)
         self.wanderers = None
         if crowd:
             self.wanderers = Wanderers(stage.world, int(crowd), radius=stage.radius,
                                        speed=stage.speed, around=self._position,
-                                       rng=np.random.default_rng(seed))
-        self.last = Frame(-1, self._position.copy(), "done", (), mode)
+                                       rng=np.random.default_rng(seed), mask=stage.crowd_mask)
+        self.last = Frame(-1, self._position.copy(), "done", (), mode,
+                          carried=self._position.copy())
 
     @property
     def world(self):
@@ -133,22 +144,33 @@ class Game:
             stride *= controls.RUN_FACTOR
         # Screen up is world -y in a level drawn y-down (tile maps).
         step = (right * stride, (-up if self.stage.y_down else up) * stride)
-        before = self._position
-        move = self.world.move(before, step, radius=self.stage.radius, mode=self.mode)
-        self._position = move.position
+        agent = self._agent
+        squeezed = False
+        if self.stage.living is not None:
+            # 1. The bodies to where they are at the frame's end; 2. their motion over the
+            # frame sweeps past the character (pushed, or squeezed out), before 3. its move.
+            self.stage.living.animate(self.world, (self.frames + 1) * FRAME_SECONDS,
+                                      FRAME_SECONDS)
+            agent.step(0.0, 0.0)
+            squeezed = agent.stop == "squeezed"
+        carried = agent.position
+        agent.step(float(step[0]), float(step[1]))
+        self._position = agent.position
         crowd = None
         if self.wanderers is not None:
-            crowd = self.wanderers.step(FRAME_SECONDS, player=before,
+            crowd = self.wanderers.step(FRAME_SECONDS, player=carried,
                                         player_radius=self.stage.radius,
                                         player_to=self._position)
-        self.last = Frame(self.frames, self._position.copy(), move.stop, move.contacts,
-                          self.mode, crowd)
+        self.last = Frame(self.frames, self._position.copy(),
+                          "squeezed" if squeezed else agent.stop, agent.contacts, self.mode,
+                          crowd, carried)
         self.frames += 1
         return self.last
 
     def _press(self, key):
         if key in controls.MODE_KEYS:
             self.mode = controls.MODE_KEYS[key]
+            self._agent = Agent(self.world, self._position, self.stage.radius, self.mode)
         elif key in controls.DEBUG_KEYS:
             self.debug = not self.debug
         elif key in controls.ZOOM_IN_KEYS:

@@ -15,6 +15,10 @@ WALL_BAND = (128, 132, 146)
 WALL = (46, 48, 58)
 #: Circles: the articles' trees.
 TREE = (58, 128, 66)
+#: Bodies that move (a living level's door, lift and turnstile).
+BODY = (150, 92, 44)
+#: Doors only the crowd passes (on a layer its mask ignores).
+CROWD_DOOR = (246, 196, 120)
 #: Debug drawing: where the character's centre cannot go (every obstacle
 #: grown by its radius).
 HALO = (247, 204, 150)

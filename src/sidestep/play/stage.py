@@ -1,7 +1,9 @@
 """What a game is played in: a world, where the character starts, its size and speed.
 
 :func:`default_stage` is the articles' house and trees (the scene of
-``sidestep demo``); :func:`level_stage` any level :func:`sidestep.load` reads.
+``sidestep demo``); :func:`level_stage` any level :func:`sidestep.load` reads;
+:func:`sidestep.play.living.living_stage` a level whose door, lift and
+turnstile move.
 A level says nothing about how big its player is, and levels come in cells,
 pixels or Doom units, so the character's radius and speed follow the level's
 scale unless given: 0.3 of a cell on a tile map, 1/300 of the diagonal
@@ -15,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import scenes
+from .. import layers, scenes
 
 #: The character's radius in the default scene (metres; the demo's agent).
 DEFAULT_RADIUS = 0.3
@@ -48,6 +50,11 @@ class Stage:
     y_down: bool = False
     #: The level's name, for the window's title and the on-screen text.
     name: str = ""
+    #: What moves in it (a :class:`~sidestep.play.living.Living`: its bodies and their
+    #: poses over time), or None for a level that stands still.
+    living: object = None
+    #: The layers the crowd collides with (the character collides with all of them).
+    crowd_mask: int = layers.ALL
 
 
 def default_stage(radius=None, speed=None):

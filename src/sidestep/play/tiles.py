@@ -1,7 +1,8 @@
 """The static level, drawn once per zoom into tiles of :data:`TILE` pixels and blitted each frame.
 
-The level never moves, so a frame only blits the few tiles the view covers;
-a tile is drawn the first time it is seen at a zoom (with or without the
+The level's still part never moves (its bodies are left out: :mod:`sidestep.play.draw`
+draws them every frame), so a frame only blits the few tiles the view covers; a tile is
+drawn the first time it is seen at a zoom (with or without the
 debug drawing) and kept. Drawing a tile draws only the obstacles whose
 bounding boxes meet it. Walls are their surface band (the points within
 their clearance) and their segment; circles, boxes and polygons filled; a
@@ -42,25 +43,35 @@ class LevelTiles:
         Its obstacles are read once (the game does not change them).
     radius : float > 0
         The character's radius: the debug drawing's halo.
+    leave_out : (k,) int, optional
+        Obstacles not to draw: those that move (drawn every frame where they are).
     """
 
-    def __init__(self, world, radius):
+    def __init__(self, world, radius, leave_out=()):
         self.radius = float(radius)
-        c = world.geometry("circle")
-        self._circles = (c["centers"], c["radii"])
-        w = world.geometry("wall")
-        self._walls = (np.hstack([w["starts"], w["ends"]]), w["clearance"])
-        b = world.geometry("box")
-        self._boxes = (b["mins"], b["maxs"])
-        self._polygons = world.geometry("polygon")["vertices"]
-        g = world.geometry("grid")
-        self._grids = list(zip(g["blocked"], g["cell_size"], g["origin"]))
-        capsules, _ = world.segments()
-        self._capsules = capsules            # (m, 5): ax, ay, bx, by, thickness
+        out = np.asarray(leave_out, dtype=np.int64)
+
+        def kept(family):
+            g = world.geometry(family)
+            return g, ~np.isin(g["ids"], out)
+
+        c, k = kept("circle")
+        self._circles = (c["centers"][k], c["radii"][k])
+        w, walls = kept("wall")
+        self._walls = (np.hstack([w["starts"], w["ends"]])[walls], w["clearance"][walls])
+        b, k = kept("box")
+        self._boxes = (b["mins"][k], b["maxs"][k])
+        p, k = kept("polygon")
+        self._polygons = [v for v, keep in zip(p["vertices"], k) if keep]
+        g, k = kept("grid")
+        self._grids = [row for row, keep in zip(zip(g["blocked"], g["cell_size"], g["origin"]),
+                                                k) if keep]
+        capsules, owner = world.segments()
+        self._capsules = capsules[~np.isin(owner, out)]   # (m, 5): ax, ay, bx, by, thickness
         # A level with an edge (one-sided walls: a navigation mesh, a Doom map) has an
         # outside, where clearance is negative; shade it. A tile map's edge is its
         # grid's border, and its blocked cells are drawn exactly: no shade there.
-        self._world = world if w["one_sided"].any() and not self._grids else None
+        self._world = world if w["one_sided"][walls].any() and not self._grids else None
         self._view = None                    # (scale, flip, debug) the tiles were drawn for
         self._tiles = {}
         self._boxes_px = None
@@ -128,14 +139,14 @@ class LevelTiles:
             _outside(tile, self._world, camera, x0, y0)
         if debug:
             cap = self._capsules[self._meets("capsules", x0, y0)]
-            _capsules(tile, px(cap[:, 0:2]), px(cap[:, 2:4]), (cap[:, 4] + self.radius) * s,
-                      palette.HALO)
+            fill_capsules(tile, px(cap[:, 0:2]), px(cap[:, 2:4]),
+                          (cap[:, 4] + self.radius) * s, palette.HALO)
         for table, size, origin in self._grids:
             _grid(tile, table, size, origin, camera, x0, y0)
         seg, clearance = self._walls
         k = self._meets("walls", x0, y0)
         a, b = px(seg[k, 0:2]), px(seg[k, 2:4])
-        _capsules(tile, a, b, clearance[k] * s, palette.WALL_BAND)
+        fill_capsules(tile, a, b, clearance[k] * s, palette.WALL_BAND)
         width = max(LINE, int(round(0.06 * s))) if len(seg) < 300 else LINE
         for p, q in zip(a, b):
             pygame.draw.line(tile, palette.WALL, p, q, width)
@@ -161,7 +172,7 @@ class LevelTiles:
         return tile
 
 
-def _capsules(surface, a, b, radius, color):
+def fill_capsules(surface, a, b, radius, color):
     """Fill capsules ``a``-``b`` of ``radius`` (pixels): a quad and two discs each."""
     d = b - a
     length = np.sqrt((d * d).sum(axis=1))

@@ -21,7 +21,7 @@ weight, so the crowd makes way for it.
 """
 import numpy as np
 
-from .. import Crowd
+from .. import Crowd, layers
 
 #: Spawn lattice spacing, in the agents' largest radius: 2.5 leaves a gap of
 #: half a radius between neighbours, room for the jitter below.
@@ -62,6 +62,8 @@ class Wanderers:
         Agents spawn on the free points nearest it (not on it: the player's
         start stays clear).
     rng : numpy.random.Generator
+    mask : int
+        The layers the agents collide with (all by default).
 
     Raises
     ------
@@ -69,17 +71,18 @@ class Wanderers:
         When the level has no room for ``count`` agents.
     """
 
-    def __init__(self, world, count, *, radius, speed, around, rng):
+    def __init__(self, world, count, *, radius, speed, around, rng, mask=layers.ALL):
         if not (isinstance(count, (int, np.integer)) and count >= 1):
             raise ValueError(f"crowd must be a whole number >= 1, got {count!r}")
         self._world = world
         self._rng = rng
+        self._mask = mask
         self._reach = GOAL_REACH_IN_RADII * radius
         self._radii = radius * rng.uniform(*RADIUS_RANGE, count)
         self._speeds = speed * rng.uniform(*SPEED_RANGE, count)
         around = np.asarray(around, float)
-        starts = spawn_points(world, count, radius * RADIUS_RANGE[1], around, rng)
-        self._crowd = Crowd(world, starts, self._radii)
+        starts = spawn_points(world, count, radius * RADIUS_RANGE[1], around, rng, mask)
+        self._crowd = Crowd(world, starts, self._radii, mask=mask)
         self._count = count
         self._player = None              # the player's id in the crowd, once it joined
         self._goals = starts.copy()
@@ -161,7 +164,8 @@ class Wanderers:
         here = self._crowd.positions[rows]
         reach = self._reach
         tries = here[:, None, :] + rng.uniform(-reach, reach, (len(rows), GOAL_TRIES, 2))
-        room = np.atleast_1d(self._world.clearance(tries.reshape(-1, 2))).reshape(len(rows), -1)
+        room = np.atleast_1d(self._world.clearance(tries.reshape(-1, 2), self._mask))
+        room = room.reshape(len(rows), -1)
         ok = room > 1.1 * self._radii[rows, None]
         first = ok.argmax(axis=1)
         found = ok[np.arange(len(rows)), first]
@@ -172,14 +176,15 @@ class Wanderers:
         self._stuck[rows] = 0.0
 
 
-def spawn_points(world, count, radius, around, rng):
+def spawn_points(world, count, radius, around, rng, mask=layers.ALL):
     """``count`` free points for agents of ``radius``, the nearest to ``around``, none overlapping.
 
     Points of a square lattice of spacing :data:`SPACING_IN_RADII` radii,
     jittered, where the world leaves room for the agent; the lattice covers a
     window around ``around`` that grows until it holds enough of them (within
     the world's bounds). The lattice point at ``around`` itself and its
-    neighbours are left out, for the player.
+    neighbours are left out, for the player. ``mask``: the layers the agents
+    collide with.
 
     Returns
     -------
@@ -209,7 +214,7 @@ def spawn_points(world, count, radius, around, rng):
         points = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
         points = points[((points - around) ** 2).sum(axis=1) > (1.5 * spacing) ** 2]
         if len(points):
-            points = points[np.atleast_1d(world.clearance(points)) >= need]
+            points = points[np.atleast_1d(world.clearance(points, mask)) >= need]
         if len(points) >= count or covers:
             break
         side *= WINDOW_GROWTH
