@@ -413,3 +413,34 @@ def test_ursina_scene_and_controller():
     assert z == pytest.approx(4.5 - 0.3, abs=1e-4) and game["on_wall"]
     assert y == pytest.approx(0.001, abs=1e-4) and x == pytest.approx(0.0, abs=1e-9)
     assert game["camera"] == pytest.approx([x, y + 1.6, z], abs=1e-3)
+
+
+def test_bodies_follow_their_nodepaths_as_a_fresh_conversion_sees_them():
+    """A door and a lift animated in Panda3D move their obstacles too (NodePathBodies):
+    after any turn and shift of their nodes, the world answers as one converted anew."""
+    from sidestep.adapters.panda3d import NodePathBodies
+    level = NodePath("level")
+    floor = level.attach_new_node(CollisionNode("floor"))
+    floor.node().add_solid(CollisionBox(Point3(-10, -10, -1), Point3(10, 10, 0)))
+    door = level.attach_new_node(CollisionNode("door"))
+    door.node().add_solid(CollisionBox(Point3(0, 0, 0), Point3(1.2, 0.1, 2)))
+    lift = level.attach_new_node("lift")
+    car = lift.attach_new_node(CollisionNode("car"))
+    car.node().add_solid(CollisionSphere(Point3(3, 3, 1), 0.8))
+    built = convert_nodepath(level)
+    bodies = NodePathBodies(built)
+    bodies.follow(door)
+    bodies.follow(lift)                       # the node above the car: its obstacles too
+    rng = np.random.default_rng(2)
+    points = rng.uniform(-5, 5, (300, 3))
+    for heading, rise in [(30.0, 0.5), (125.0, 1.7), (-60.0, 0.0)]:
+        door.set_h(heading)
+        door.set_pos(0.5, -0.2, 0.0)
+        lift.set_pos(0.0, 0.0, rise)
+        bodies.update(dt=FRAME)
+        fresh = convert_nodepath(level).world
+        np.testing.assert_allclose(built.world.clearance(points), fresh.clearance(points),
+                                   rtol=0, atol=1e-5)      # Panda3D's float32 matrices
+    lift.set_scale(2.0)
+    with pytest.raises(ValueError, match="scaled"):
+        bodies.update()

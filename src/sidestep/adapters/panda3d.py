@@ -7,6 +7,8 @@
   ``Geom``'s triangles, one mesh obstacle per ``GeomNode``), with net
   transforms applied; :func:`convert_nodepath` says which obstacle came from
   which node and what was approximated or skipped.
+* :class:`NodePathBodies` makes the obstacles of animated nodes (a door, a
+  lift) bodies that follow the nodes' net transforms with ``set_poses``.
 * :class:`FirstPersonController` is :class:`~sidestep.adapters.first_person.FirstPerson`
   (WASD, mouse-look and jump on :class:`sidestep.Character`) with Panda3D's
   axes; :class:`FirstPersonTask` runs it as a Panda3D task that reads the
@@ -147,6 +149,84 @@ def convert_nodepath(nodepath, *, collision="auto", relative_to=None, sides="bot
             if not path.is_hidden():
                 _add_geometry(world, path, _matrix(path, frame), sides, sources, notes)
     return Conversion(world, sources, tuple(notes), use_solids)
+
+
+class NodePathBodies:
+    """Bodies of a world that follow NodePaths: a door or lift animated in Panda3D moves its
+    obstacles too, with :meth:`sidestep.World3D.set_poses`.
+
+    Parameters
+    ----------
+    conversion : Conversion
+        What :func:`convert_nodepath` built; its ``sources`` say which obstacles came
+        from which node.
+    relative_to : NodePath, optional
+        The frame the world is in, as given to :func:`convert_nodepath`.
+
+    Examples
+    --------
+    >>> from panda3d.core import NodePath, CollisionNode, CollisionBox, Point3
+    >>> from sidestep.adapters.panda3d import NodePathBodies, convert_nodepath
+    >>> level = NodePath("level")
+    >>> door = level.attach_new_node(CollisionNode("door"))
+    >>> solid = door.node().add_solid(CollisionBox(Point3(0, 0, 0), Point3(1, 0.1, 2)))
+    >>> built = convert_nodepath(level)
+    >>> bodies = NodePathBodies(built)
+    >>> body = bodies.follow(door)           # the door's obstacles move as one body
+    >>> door.set_h(90)                       # Panda3D turns it a quarter turn about z...
+    >>> bodies.update(dt=1 / 60)             # ...and the world follows
+    >>> hit = built.world.raycast((0.5, 0.5, 1), (-1, 0, 0))   # it lies along y now, at x = 0
+    >>> round(float(hit.distance), 6), hit.obstacle
+    (0.5, 0)
+    """
+
+    def __init__(self, conversion, relative_to=None):
+        self.world = conversion.world
+        self._sources = conversion.sources
+        self._relative_to = relative_to
+        self._bodies = []
+        self._paths = []
+        self._start = []          # each node's net transform when it was followed
+
+    def _frame(self, path):
+        return path.get_top() if self._relative_to is None else self._relative_to
+
+    def follow(self, nodepath, ids=None):
+        """Make the obstacles that came from ``nodepath`` and the nodes below it (or
+        ``ids``) one body that follows its net transform from now on; returns the body."""
+        if ids is None:
+            ids = [i for i, source in self._sources.items()
+                   if source == nodepath or nodepath.is_ancestor_of(source)]
+        if len(ids) == 0:
+            raise ValueError(f"no obstacle came from {nodepath!r} or below it")
+        body = self.world.add_body(ids)
+        self._bodies.append(body)
+        self._paths.append(nodepath)
+        self._start.append(_matrix(nodepath, self._frame(nodepath)))
+        return body
+
+    def update(self, dt=1.0):
+        """Put every followed body where its node's net transform is now (one
+        :meth:`~sidestep.World3D.set_poses`); ``dt`` (s) since the last update.
+
+        A node scaled since it was followed cannot be followed (bodies are rigid):
+        ``ValueError``.
+        """
+        if not self._bodies:
+            return
+        k = len(self._bodies)
+        positions = np.empty((k, 3))
+        rotations = np.empty((k, 3, 3))
+        for i, (path, start) in enumerate(zip(self._paths, self._start)):
+            # Row vectors: x_now = x_start M0^-1 M; as a pose, R = (M0^-1 M)[:3, :3]^T.
+            move = np.linalg.inv(start) @ _matrix(path, self._frame(path))
+            turn = move[:3, :3].T
+            if np.abs(turn @ turn.T - np.eye(3)).max() > 1e-5:
+                raise ValueError(f"{path!r} was scaled since it was followed; a body is rigid")
+            u, _, vt = np.linalg.svd(turn)
+            rotations[i] = u @ vt
+            positions[i] = move[3, :3]
+        self.world.set_poses(self._bodies, positions, rotations, dt)
 
 
 def _nodes(root, kind, pattern, excluded):
