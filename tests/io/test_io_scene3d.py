@@ -171,3 +171,12 @@ def test_valid_base_scene_loads(tmp_path):
     path = tmp_path / "base.json"
     path.write_text(json.dumps(_scene()))
     assert len(load(path).world) == 4
+
+
+def test_a_3d_world_with_bodies_is_refused_not_written_wrong(tmp_path):
+    world = sidestep.World3D()
+    door = world.add_body(world.add_boxes([(0, 0, 0)], [(1, 2, 0.1)]))
+    world.set_pose(door, (1.0, 0.0, 0.0), (0.9238795, 0.0, 0.3826834, 0.0))
+    with pytest.raises(ValueError, match="bodies"):
+        sidestep.save(world, tmp_path / "door.json")
+    assert not (tmp_path / "door.json").exists()
