@@ -23,7 +23,6 @@ Run (needs pybullet)::
 import argparse
 import json
 import statistics
-import subprocess
 import sys
 import time
 
@@ -31,6 +30,7 @@ import numpy as np
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
 from character_walk import _closest_on_triangles, mesh  # noqa: E402
+from rounds import run_rounds  # noqa: E402
 
 RADIUS = 0.4
 HEIGHT = 1.8
@@ -271,19 +271,7 @@ def main():
     if args.only:
         one(args.only, args.frames)
         return
-    rows = {name: [] for name in LIBRARIES}
-    order = list(LIBRARIES)
-    for r in range(args.rounds):
-        for name in order:
-            time.sleep(args.pause)
-            print(f"round {r + 1}/{args.rounds}: {name}", file=sys.stderr)
-            done = subprocess.run([sys.executable, __file__, "--only", name, "--frames",
-                                   str(args.frames)], capture_output=True, text=True)
-            if done.returncode != 0:
-                print(f"{name} failed: {done.stderr.strip().splitlines()[-1:]}", file=sys.stderr)
-                continue
-            rows[name].append(json.loads(done.stdout.splitlines()[-1]))
-        order = order[1:] + order[:1]
+    rows = run_rounds(__file__, LIBRARIES, args.rounds, args.pause, ["--frames", str(args.frames)])
     rate = {n: statistics.median(r["character_frames_per_s"] for r in rows[n])
             for n in LIBRARIES if rows[n]}
     print(f"W8-3D living dungeon: {DOORS} doors, {BLOCKS} blocks, {CHARACTERS} characters, "
