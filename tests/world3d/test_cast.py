@@ -225,18 +225,16 @@ def test_camera_arm_pulled_in_by_pillar():
     # through the pillar. The camera is pulled in to just before it and never
     # shows its inside.
     world, parts = demo3d.corridor()
-    pivot = np.array([6.0, 1.6, 1.5])
-    arm = np.array([-3.0, 0.4, 0.0])
-    hit = world.cast(pivot, arm, radius=0.2)
+    pivot, arm, radius = demo3d.PIVOT, demo3d.ARM, demo3d.CAMERA_RADIUS
+    camera, hit = demo3d.camera_arm(world)
     assert hit.hit and hit.obstacle in parts["pillar"]
-    camera = pivot + hit.fraction * arm
-    assert 4.6 + 0.2 < camera[0] <= 4.6 + 0.2 + world.skin
-    assert world.clearance(camera) >= 0.2 - PROMISE
+    assert 4.6 + radius < camera[0] <= 4.6 + radius + world.skin
+    assert world.clearance(camera) >= radius - PROMISE
     # Along the whole arm's way in, no camera position shows an inside.
     swing = pivot + np.linspace(0, hit.fraction, 50)[:, None] * arm
-    assert world.clearance(swing).min() >= 0.2 - PROMISE
-    # The arm clear of the pillar (the camera swung left) reaches out fully.
-    free = world.cast(pivot, (-2.0, 0.4, -1.2), radius=0.2)
+    assert world.clearance(swing).min() >= radius - PROMISE
+    # The arm clear of the pillar (the camera swung aside) reaches out fully.
+    free = world.cast(pivot, (-2.0, 0.4, -1.2), radius=radius)
     assert not free.hit and free.fraction == 1.0
 
 
