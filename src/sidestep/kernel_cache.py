@@ -114,7 +114,7 @@ KERNELS: dict[str, tuple[str, float]] = {
     "kernels3d.world:raycast_points": ("P3 F2 F2 F1 I1 i I1 I1 I1 F1 F2 F2 I1", 4),
     "kernels3d.world:raycast_points_triangles": ("P3 F2 F2 F1 I1 i I1 I1 I1 F1 F2 F2 I1", 2),
     "kernels3d.world:ray_order": ("F2", 0.6),
-    "kernels3d.cast:cast_rows": ("P3 F2 F2 F1 F1 i f F1 I1 I1 F2 F2 I1", 2),
+    "kernels3d.cast:cast_rows": ("P3 F2 F2 F1 F1 I1 i f F1 I1 I1 F2 F2 I1", 2),
     "kernels3d.world:nearest_points": ("P3 F2 I1 I1 F1 F2 F2 I1", 1.6),
     "kernels3d.world:overlapping_owners": ("P3 f f f f f i", 0.5),
     "kernels3d.character:classify": ("P3 F1 f f f f i f F1 I1 I1 F2", 0.5),

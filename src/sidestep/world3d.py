@@ -725,11 +725,14 @@ class World3D(ObstacleIds):
         # The one driver of cast and cast_many: the rows on all cores.
         packed = self._packed_seen(mask)
         n = len(p)
+        p = np.ascontiguousarray(p)
+        # A big batch is cast in the order of its starts' cells, as raycast's rays.
+        order = _kw.ray_order(p) if n >= RAY_ORDER_ROWS else np.arange(n)
         out = (np.empty(n), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64),
                np.empty((n, 3)), np.empty((n, 3)))
-        run_rows(_cast.cast_rows, n, packed, np.ascontiguousarray(p), np.ascontiguousarray(d),
-                 np.ascontiguousarray(r), np.ascontiguousarray(half), self._up, self._skin,
-                 *out)
+        run_rows(_cast.cast_rows, n, packed, p, np.ascontiguousarray(d),
+                 np.ascontiguousarray(r), np.ascontiguousarray(half), order, self._up,
+                 self._skin, *out)
         return out
 
     # ============================================================== queries

@@ -5,6 +5,8 @@ on an exact distance field of boxes, spheres, upright cylinders and triangles
 written here in NumPy (no kernel code), never later than its time of impact
 and no more than a skin earlier.
 """
+import inspect
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -267,7 +269,7 @@ def test_cast_many_takes_radius_and_height_per_row_and_equals_cast():
     world.add_boxes([(-5, -1, -5)], [(5, 0, 5)])
     world.add_cylinders([(1, 0, 1)], 0.5, 2.0)
     rng = np.random.default_rng(2)
-    n = 1500                              # above threads.SERIAL_ROWS: on all cores
+    n = 5000              # on all cores, in the order of the starts' cells (RAY_ORDER_ROWS)
     p = rng.uniform(-3, 3, (n, 3)) + (0, 2, 0)
     d = rng.normal(0, 2, (n, 3))
     r = rng.uniform(0, 0.5, n)
@@ -275,8 +277,14 @@ def test_cast_many_takes_radius_and_height_per_row_and_equals_cast():
     hits = world.cast_many(p, d, radius=r, height=h)
     assert hits.fraction.shape == (n,) and hits.point.shape == (n, 3)
     assert hits.obstacle.dtype == np.int64 and hits.hit.dtype == bool
-    for k in range(0, n, 7):
+    for k in range(0, n, 23):
         assert same_bits(world.cast(p[k], d[k], radius=r[k], height=h[k]), row(hits, k)), k
+    previous = sidestep.threads.set_threads(1)
+    try:
+        alone = world.cast_many(p, d, radius=r, height=h)
+    finally:
+        sidestep.threads.set_threads(previous)
+    assert same_bits(alone, hits)
     one = world.cast_many(p[0], d[0], radius=r[0], height=h[0])
     assert same_bits(one, world.cast(p[0], d[0], radius=r[0], height=h[0]))
     assert world.cast_many(np.zeros((0, 3)), np.zeros((0, 3))).fraction.shape == (0,)
@@ -305,6 +313,21 @@ def test_cast_refuses_bad_input():
         world.cast_many(np.zeros((3, 3)), np.zeros((3, 3)), height=[-1.0, 0.0, 0.0])
     with pytest.raises(TypeError, match="positions"):
         world.cast_many("here", np.zeros((3, 3)))
+
+
+@pytest.mark.skipif("layer" not in inspect.signature(sidestep.World3D.add_boxes).parameters,
+                    reason="World3D has no layers yet")
+def test_cast_passes_through_layers_off_its_mask():
+    # The camera's arm sees the wall but not the glass pane (layer 1) before it.
+    world = sidestep.World3D()
+    wall = world.add_boxes([(4, -1, -1)], [(5, 1, 1)])[0]
+    world.add_boxes([(2, -1, -1)], [(2.1, 1, 1)], layer=1)
+    hit = world.cast((0, 0, 0), (10, 0, 0), radius=0.2, mask=sidestep.layers.bits(0))
+    assert hit.obstacle == wall
+    assert world.cast((0, 0, 0), (10, 0, 0), radius=0.2).obstacle != wall
+    assert not world.cast((0, 0, 0), (10, 0, 0), radius=0.2, mask=0).hit
+    many = world.cast_many(np.zeros((2, 3)), [(10.0, 0, 0)] * 2, radius=0.2, mask=1)
+    assert (many.obstacle == wall).all()
 
 
 # ----------------------------------------------------------------- properties

@@ -182,14 +182,18 @@ def cast_shape(world, px, py, pz, dx, dy, dz, radius, half, up, skin, nodes, key
 
 
 @njit(cache=True, nogil=True)
-def cast_rows(world, positions, displacements, radii, halves, up, skin, fraction, owner, part,
-              point, normal, queue):
-    """:func:`cast_shape` for the rows taken from ``queue``.
+def cast_rows(world, positions, displacements, radii, halves, order, up, skin, fraction, owner,
+              part, point, normal, queue):
+    """:func:`cast_shape` for the rows taken from ``queue``, cast in ``order``.
 
-    ``positions, displacements (n, 3)``, ``radii, halves (n,)``; the answers
-    go to ``fraction (n,)``, ``owner, part (n,) int64``, ``point, normal
-    (n, 3)``. Releases the GIL; a row's answer does not depend on which
-    thread took it.
+    The rows ``r`` taken from ``queue`` are the casts ``order[r]`` of
+    ``positions, displacements (n, 3)``, ``radii, halves (n,)``; their
+    answers land in rows ``order[r]`` of ``fraction (n,)``, ``owner, part
+    (n,) int64``, ``point, normal (n, 3)``. A big batch is cast in the order
+    of its starts' cells (:func:`~.world.ray_order`: a quarter faster through
+    the dungeon, one thread, the hierarchy's nodes found in the cache);
+    the answers do not depend on the order, nor on which thread took a row.
+    Releases the GIL.
     """
     world = borrowed(world)
     k = max(world.tree.leaves, 1) + 1
@@ -201,16 +205,17 @@ def cast_rows(world, positions, displacements, radii, halves, up, skin, fraction
         if first >= stop:
             break
         for r in range(first, stop):
+            i = order[r]
             f, o, pt, qx, qy, qz, nx, ny, nz = cast_shape(
-                world, positions[r, 0], positions[r, 1], positions[r, 2], displacements[r, 0],
-                displacements[r, 1], displacements[r, 2], radii[r], halves[r], up, skin, nodes,
+                world, positions[i, 0], positions[i, 1], positions[i, 2], displacements[i, 0],
+                displacements[i, 1], displacements[i, 2], radii[i], halves[i], up, skin, nodes,
                 keys, state)
-            fraction[r] = f
-            owner[r] = o
-            part[r] = pt
-            point[r, 0] = qx
-            point[r, 1] = qy
-            point[r, 2] = qz
-            normal[r, 0] = nx
-            normal[r, 1] = ny
-            normal[r, 2] = nz
+            fraction[i] = f
+            owner[i] = o
+            part[i] = pt
+            point[i, 0] = qx
+            point[i, 1] = qy
+            point[i, 2] = qz
+            normal[i, 0] = nx
+            normal[i, 1] = ny
+            normal[i, 2] = nz
