@@ -32,6 +32,7 @@ Run::
                                  [--check 200] [--only sidestep|fcl]
 """
 import argparse
+import os
 import statistics
 import time
 from pathlib import Path
@@ -190,6 +191,7 @@ def main(argv=None):
     world = sidestep.World3D()
     world.add_mesh(vertices, triangles)
     p, d = casts(world, vertices, max(args.casts, args.fcl_casts, args.check))
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     rows = []
     ours = theirs = None
     if args.only in (None, "sidestep"):
@@ -209,7 +211,8 @@ def main(argv=None):
 
     width = max(len(r[0]) for r in rows)
     print(f"W9 3D: sphere casts (radius {RADIUS} m, {SHORTEST:g} to {LONGEST:g} m) through "
-          f"the Recast dungeon ({len(triangles):,} triangles); median of {args.rounds}")
+          f"the Recast dungeon ({len(triangles):,} triangles); median of {args.rounds}; "
+          f"{os.cpu_count()} cores, load {load:.2f} before")
     print(f"{'library':<{width}}  {'casts':>9}  {'seconds':>8}  {'casts/s':>11}")
     for name, n, seconds in rows:
         print(f"{name:<{width}}  {n:>9,}  {seconds:>8.3f}  {n / seconds:>11,.0f}")
