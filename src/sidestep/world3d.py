@@ -613,12 +613,6 @@ class World3D(ObstacleIds):
         return out[0] if single else out
 
     # ================================================================ casts
-    def _packed_seen(self, mask: int) -> Any:
-        """The packed world a query with ``mask`` reads (the obstacles off its layers gone)."""
-        seen = layers.mask(mask)
-        packed = getattr(self, "_packed", None)
-        return packed(seen) if packed is not None else self._store.pack()
-
     def cast(self, position: Point3, displacement: Point3, radius: float = 0.0,
              height: float = 0.0, mask: int = layers.ALL) -> CastHit:
         """First contact of a sphere or upright capsule moved straight by ``displacement``.
@@ -723,7 +717,7 @@ class World3D(ObstacleIds):
     def _cast(self, p: FloatArray, d: FloatArray, r: FloatArray, half: FloatArray,
               mask: int) -> tuple[FloatArray, IntArray, IntArray, FloatArray, FloatArray]:
         # The one driver of cast and cast_many: the rows on all cores.
-        packed = self._packed_seen(mask)
+        packed = self._packed(mask)
         n = len(p)
         p = np.ascontiguousarray(p)
         # A big batch is cast in the order of its starts' cells, as raycast's rays.

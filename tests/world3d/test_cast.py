@@ -5,8 +5,6 @@ on an exact distance field of boxes, spheres, upright cylinders and triangles
 written here in NumPy (no kernel code), never later than its time of impact
 and no more than a skin earlier.
 """
-import inspect
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -314,8 +312,6 @@ def test_cast_refuses_bad_input():
         world.cast_many("here", np.zeros((3, 3)))
 
 
-@pytest.mark.skipif("layer" not in inspect.signature(sidestep.World3D.add_boxes).parameters,
-                    reason="World3D has no layers yet")
 def test_cast_passes_through_layers_off_its_mask():
     # The camera's arm sees the wall but not the glass pane (layer 1) before it.
     world = sidestep.World3D()
