@@ -23,8 +23,8 @@ up (sidestep's kernels compiled, fcl's first calls made); then
 ``--check`` casts is held to an independent reference, sphere tracing on
 exact point-to-triangle distances written here in NumPy (the triangles near
 each cast), and the largest disagreement of each library's time of impact
-with it is printed in metres along the cast (sidestep: never later than the
-contact, and at most one skin, 1e-6 m, earlier).
+with it is printed in metres along the cast (sidestep stops a quarter skin,
+2.5e-7 m, before the contact on purpose).
 
 Run::
 

@@ -651,27 +651,27 @@ class World3D(ObstacleIds):
         -----
         **Exact to the skin, never late.** The contact is found exactly
         (closed-form sweeps against each primitive the shape's swept box
-        meets in the hierarchy), then the shape stands off it along the
-        displacement by ``skin / (2 cos)`` (``cos`` between the motion and
-        the contact normal), never more than :attr:`skin`: at ``position +
-        fraction * displacement`` the shape overlaps nothing (its clearance
-        is at least ``radius``, to rounding), and the exact contact is at
-        most ``skin / |displacement|`` further on. A head-on contact leaves
-        it half a skin off, so a cast or a move from there does not start
-        overlapping.
+        meets in the hierarchy), then the shape stops a quarter of
+        :attr:`skin` before it along the displacement
+        (:data:`~sidestep.kernels3d.cast.BACK_OFF`; 0 if it started nearer):
+        at ``position + fraction * displacement`` it overlaps nothing (its
+        clearance is at least ``radius``, to rounding), it stands off the
+        surface by at most a quarter skin, and the exact contact is at most
+        ``skin / |displacement|`` further on. A cast or a move from where it
+        stopped does not start overlapping.
 
         Examples
         --------
         A ball of radius 0.5 thrown along x at a box whose face is at x = 4
-        (it stops half a skin short of touching at x = 3.5); the same ball
+        (it stops a quarter skin short of touching at x = 3.5); the same ball
         thrown away from it; and one starting inside it:
 
         >>> import sidestep
         >>> world = sidestep.World3D()
         >>> box = world.add_boxes([(4, -1, -1)], [(6, 1, 1)])
         >>> hit = world.cast((0, 0, 0), (10, 0, 0), radius=0.5)
-        >>> hit.hit, hit.fraction * 10, hit.obstacle, hit.normal.tolist()
-        (True, 3.4999995, 0, [-1.0, 0.0, 0.0])
+        >>> hit.hit, round(hit.fraction * 10, 8), hit.obstacle, hit.normal.tolist()
+        (True, 3.49999975, 0, [-1.0, 0.0, 0.0])
         >>> world.cast((0, 0, 0), (-10, 0, 0), radius=0.5).fraction
         1.0
         >>> world.cast((4.2, 0, 0), (-10, 0, 0), radius=0.5).fraction

@@ -133,14 +133,14 @@ def row(hits, k):
 # ------------------------------------------------------------------ scenarios
 def test_cast_sphere_hits_box_face():
     # A ball of radius 0.5 at the origin thrown 4 along x at a box whose face is
-    # at x = 2: it touches at x = 1.5, fraction 1.5 / 4 = 0.375, and stands
-    # half a skin off it (head on), so 0.375 - skin / 2 / 4.
+    # at x = 2: it touches at x = 1.5, fraction 1.5 / 4 = 0.375, and stops a
+    # quarter skin before it, so 0.375 - skin / 4 / 4.
     world = sidestep.World3D()
     world.add_spheres([(0, 5, 0)], 0.5)                     # elsewhere: obstacle 0
     box = world.add_boxes([(2, -1, -1)], [(3, 1, 1)])[0]
     hit = world.cast((0, 0, 0), (4, 0, 0), radius=0.5)
     assert hit.hit and hit.obstacle == box and hit.part == -1
-    assert hit.fraction == pytest.approx(0.375 - 0.5 * world.skin / 4, abs=1e-15)
+    assert hit.fraction == pytest.approx(0.375 - 0.25 * world.skin / 4, abs=1e-15)
     assert hit.fraction < 0.375
     np.testing.assert_allclose(hit.point, (2, 0, 0), atol=1e-12)
     np.testing.assert_allclose(hit.normal, (-1, 0, 0), atol=1e-12)
@@ -211,7 +211,7 @@ def test_cast_against_mesh_triangle_reports_part():
     mesh = world.add_mesh(v, t)
     hit = world.cast((1.2, 2.0, 0.7), (0, -4, 0), radius=0.25)
     assert hit.hit and hit.obstacle == mesh and hit.part == 2
-    assert hit.fraction == pytest.approx((2.0 - 0.25) / 4 - 0.5 * world.skin / 4, abs=1e-15)
+    assert hit.fraction == pytest.approx((2.0 - 0.25) / 4 - 0.25 * world.skin / 4, abs=1e-15)
     np.testing.assert_allclose(hit.point, (1.2, 0, 0.7), atol=1e-12)
     np.testing.assert_allclose(hit.normal, (0, 1, 0), atol=1e-12)
     # A point cast (radius 0) is a ray that stops short of the surface.
@@ -228,7 +228,7 @@ def test_camera_arm_pulled_in_by_pillar():
     pivot, arm, radius = demo3d.PIVOT, demo3d.ARM, demo3d.CAMERA_RADIUS
     camera, hit = demo3d.camera_arm(world)
     assert hit.hit and hit.obstacle in parts["pillar"]
-    assert 4.6 + radius < camera[0] <= 4.6 + radius + world.skin
+    assert 4.6 + radius < camera[0] <= 4.6 + radius + 0.25 * world.skin
     assert world.clearance(camera) >= radius - PROMISE
     # Along the whole arm's way in, no camera position shows an inside.
     swing = pivot + np.linspace(0, hit.fraction, 50)[:, None] * arm
@@ -251,7 +251,7 @@ def test_cast_onto_heightfield_stops_above_the_terrain():
     assert hits.hit.all() and (hits.obstacle == terrain).all()
     ends = p + hits.fraction[:, None] * d
     gap = world.clearance(ends)
-    assert gap.min() >= 0.3 - PROMISE and gap.max() <= 0.3 + world.skin + 1e-9
+    assert gap.min() >= 0.3 - PROMISE and gap.max() <= 0.3 + 0.25 * world.skin + 1e-9
     # The part is the triangle holding the touched point: cell (row, col) = divmod(t // 2, 20).
     cell_row, cell_col = np.divmod(hits.part // 2, 20)
     assert np.all(np.abs(hits.point[:, 0] / s - cell_col - 0.5) <= 0.5 + 1e-9)
@@ -349,7 +349,7 @@ def test_cast_is_exact_to_the_skin_and_never_late(seed):
             assert not hits.hit[k] and hits.fraction[k] == 1.0, (k, hits.fraction[k])
         elif hits.hit[k]:
             assert hits.fraction[k] >= ref[k] - early[k]
-    # Where it stops the ball overlaps nothing, and stands off at most a skin
+    # Where it stops the ball overlaps nothing, and stands off at most a quarter skin
     # (a ball that starts overlapping stays where it is).
     ends = p + hits.fraction[:, None] * d
     free = field(p, scene).min(axis=1) > r
@@ -357,7 +357,7 @@ def test_cast_is_exact_to_the_skin_and_never_late(seed):
     assert gap[free].min(initial=0.0) >= -PROMISE
     assert (world.clearance(ends[free]) - r[free]).min(initial=0.0) >= -PROMISE
     moved = hits.hit & (hits.fraction > 0)
-    assert np.all(gap[moved] <= world.skin + PROMISE)
+    assert np.all(gap[moved] <= 0.25 * world.skin + PROMISE)
     # The touched point lies on the obstacle met.
     met = hits.obstacle[hits.hit]
     on = field(hits.point[hits.hit], scene)[np.arange(len(met)), met]

@@ -19,15 +19,12 @@ The steps of a cast:
 3. The sweep: every other primitive is swept exactly
    (:func:`~.world.sweep_prim`, closed-form events; the cylinder's a
    first-root search to a thousandth of the skin, never past the contact).
-4. The stand-off: the shape stops short of the exact contact by
-   ``skin / (2 cos)`` along ``d`` (``cos`` the cosine between ``-d`` and the
-   contact normal), at most one skin: head-on it stands half a skin off, as
-   a slide's contact does, and never touches to rounding, so a cast from
-   where the last one stopped does not start overlapping.
+4. The stand-off: the shape stops :data:`BACK_OFF` skins short of the
+   exact contact along ``d``, as the 2D casts do.
 
 The promise, "exact to the skin, never late": at ``p + fraction * d`` the
 shape overlaps nothing (separation >= radius, to rounding), and the exact
-contact is at most ``skin / |d|`` further on.
+contact is a quarter skin further on (less when the start is nearer).
 """
 import math
 
@@ -42,6 +39,16 @@ from .world import (beyond_prim, borrowed, core, prim_alive, prim_box, separatio
 #: How far outside a contact (in skins) the cylinder's searched sweep may
 #: stop: as the slide's (:data:`.moves._TOLERANCE`), far inside the skin.
 _TOLERANCE = 1e-3
+#: Skins the answer backs off from the exact contact along the motion, as
+#: the 2D casts' (:data:`sidestep.kernels.cast.BACK_OFF`). Rounding moves a
+#: sweep's fraction by a few ulps of the coordinates over ``|d|``, far below
+#: a quarter skin wherever the tolerances allow coordinates (1e8: a step of
+#: 1.5e-8), so the shape there never overlaps; at a grazing contact, where
+#: backing off gains little separation, rounding the fraction changes the
+#: separation only to second order. A quarter skin is where a slide's safety
+#: net lets agents end (:data:`sidestep.tolerances.SKIN`): a move or a cast
+#: from the stop sees the obstacle as a contact, not as an overlap.
+BACK_OFF = 0.25
 #: The broadphase box is grown by this share of its coordinates' size on top
 #: of the radius, so rounding of the slabs never drops a primitive whose
 #: exact contact lies on the box's face.
@@ -74,7 +81,8 @@ def cast_shape(world, px, py, pz, dx, dy, dz, radius, half, up, skin, nodes, key
     up : int
         0, 1 or 2.
     skin : float > 0
-        The world's skin: the stand-off is at most this (see the module).
+        The world's skin: the answer stops :data:`BACK_OFF` skins before
+        the exact contact, along ``d``.
     nodes, keys, state
         The hierarchy's cursor scratch (:func:`~.bvh.new_cursor`).
 
@@ -91,7 +99,7 @@ def cast_shape(world, px, py, pz, dx, dy, dz, radius, half, up, skin, nodes, key
     Examples
     --------
     A ball of radius 0.5 dropped 10 onto a unit sphere 5 below it (exact
-    contact at 0.35, half a skin of 1e-6 higher); passing beside it; and
+    contact at 0.35, a quarter skin of 1e-6 higher); passing beside it; and
     starting inside it:
 
     >>> from sidestep import World3D
@@ -100,8 +108,8 @@ def cast_shape(world, px, py, pz, dx, dy, dz, radius, half, up, skin, nodes, key
     >>> _ = w.add_spheres([(0, 0, 0)], 1.0)
     >>> world = w._store.pack()
     >>> hit = cast_shape(world, 0, 5, 0, 0, -10, 0, 0.5, 0.0, 1, 1e-6, *new_cursor(world.tree))
-    >>> round(hit[0], 9), hit[1], hit[7]
-    (0.34999995, 0, 1.0)
+    >>> round(hit[0], 10), hit[1], hit[7]
+    (0.349999975, 0, 1.0)
     >>> cast_shape(world, 3, 5, 0, 0, -10, 0, 0.5, 0.0, 1, 1e-6, *new_cursor(world.tree))[:3]
     (1.0, -1, -1)
     >>> cast_shape(world, 0, 0.2, 0, 0, -10, 0, 0.5, 0.0, 1, 1e-6, *new_cursor(world.tree))[:2]
@@ -170,11 +178,9 @@ def cast_shape(world, px, py, pz, dx, dy, dz, radius, half, up, skin, nodes, key
         return (0.0, world.owner[over], world.part[over], oqx, oqy, oqz, onx, ony, onz)
     if hit < 0:
         return 1.0, none, none, math.nan, math.nan, math.nan, 0.0, 0.0, 0.0
-    # 4. The stand-off: skin / (2 cos) back along d, at most a skin.
+    # 4. The stand-off: BACK_OFF skins back along d.
     length = math.sqrt(dx * dx + dy * dy + dz * dz)
-    cos = -(hnx * dx + hny * dy + hnz * dz) / length
-    back = skin if cos <= 0.5 else 0.5 * skin / cos
-    fraction = max(0.0, best - back / length)
+    fraction = max(best - BACK_OFF * skin / length, 0.0)
     # The touched point: the hit primitive's point nearest the core at the contact.
     cx, cy, cz, qx2, qy2, qz2 = core(px + best * dx, py + best * dy, pz + best * dz, half, up)
     _, _, _, _, qx, qy, qz = separation_prim(world, hit, cx, cy, cz, qx2, qy2, qz2)
