@@ -657,8 +657,8 @@ class World3D(ObstacleIds):
         at ``position + fraction * displacement`` it overlaps nothing (its
         clearance is at least ``radius``, to rounding), it stands off the
         surface by at most a quarter skin, and the exact contact is at most
-        ``skin / |displacement|`` further on. A cast or a move from where it
-        stopped does not start overlapping.
+        ``skin / (4 |displacement|)`` further on. A cast or a move from where
+        it stopped does not start overlapping.
 
         Examples
         --------

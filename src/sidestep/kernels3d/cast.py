@@ -24,7 +24,7 @@ The steps of a cast:
 
 The promise, "exact to the skin, never late": at ``p + fraction * d`` the
 shape overlaps nothing (separation >= radius, to rounding), and the exact
-contact is a quarter skin further on (less when the start is nearer).
+contact is a quarter skin further on (or less, when the start was nearer).
 """
 import math
 
@@ -53,6 +53,7 @@ BACK_OFF = 0.25
 #: of the radius, so rounding of the slabs never drops a primitive whose
 #: exact contact lies on the box's face.
 _BOX_PAD = 1e-9
+
 
 @njit(cache=True, inline="always")
 def _enter_prim(world, e, ox, oy, oz, ix, iy, iz, ex, ey, ez, t_max):
@@ -92,9 +93,9 @@ def cast_shape(world, px, py, pz, dx, dy, dz, radius, half, up, skin, nodes, key
         ``fraction`` of ``d`` travelled in ``[0, 1]``; the obstacle id and
         part met, the touched surface point ``q`` and the unit normal from
         the obstacle towards the shape there. A miss is fraction 1, ids
-        -1, ``q`` NaN, normal 0. A start touching or
-        overlapping is fraction 0 with the deepest overlap's nearest
-        surface point and the normal out of it.
+        -1, ``q`` NaN, normal 0. A start touching or overlapping is
+        fraction 0 with the deepest overlap's nearest surface point and
+        the normal out of it.
 
     Examples
     --------
@@ -106,7 +107,7 @@ def cast_shape(world, px, py, pz, dx, dy, dz, radius, half, up, skin, nodes, key
     >>> from sidestep.kernels3d.bvh import new_cursor
     >>> w = World3D()
     >>> _ = w.add_spheres([(0, 0, 0)], 1.0)
-    >>> world = w._store.pack()
+    >>> world = w._packed()
     >>> hit = cast_shape(world, 0, 5, 0, 0, -10, 0, 0.5, 0.0, 1, 1e-6, *new_cursor(world.tree))
     >>> round(hit[0], 10), hit[1], hit[7]
     (0.349999975, 0, 1.0)
