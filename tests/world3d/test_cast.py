@@ -167,6 +167,22 @@ def test_cast_capsule_hits_floor_edge():
     assert world.cast((1.0, 1.5, 0.0), d, radius=0.3, height=0.5).fraction > hit.fraction
 
 
+@pytest.mark.parametrize("up", ["x", "y", "z"])
+def test_capsule_cast_stands_along_the_worlds_up_axis(up):
+    # A capsule 1.8 tall centred 2 above a floor: its bottom, 1.1 above it,
+    # lands after 1.1 of a 3 m drop (fraction 1.1 / 3, a quarter skin less).
+    a = "xyz".index(up)
+    world = sidestep.World3D(up=up)
+    lo, hi = np.full(3, -5.0), np.full(3, 5.0)
+    hi[a] = 0.0
+    world.add_boxes([lo], [hi])
+    p, d = np.zeros(3), np.zeros(3)
+    p[a], d[a] = 2.0, -3.0
+    hit = world.cast(p, d, radius=0.3, height=1.8)
+    assert hit.fraction == pytest.approx(1.1 / 3 - 0.25 * world.skin / 3, abs=1e-14)
+    assert hit.normal[a] == 1.0
+
+
 def test_cast_misses():
     world = sidestep.World3D()
     world.add_spheres([(0, 0, 0)], 1.0)
