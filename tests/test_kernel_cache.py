@@ -57,6 +57,7 @@ mesh_only = sidestep.World3D()
 mesh_only.add_mesh(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0.0]]), np.array([[0, 1, 2]]))
 mesh_only.raycast([(0.2, 0.2, 1.0)], [(0, 0, -1.0)])
 w3.nearest([(0, 5, 0)]); w3.clearance(np.zeros((600, 3))); w3.overlapping((0, 1, 0), 0.3, 1.8)
+w3.cast((0, 5, 0), (0, -10, 0), radius=0.3); w3.cast_many(np.zeros((5000, 3)), np.ones((5000, 3)))
 crowd3 = sidestep.Crowd3D(w3, [(-3.0, 1.0, 0.0), (-1.0, 1.0, 0.0)], 0.3, 1.8)
 crowd3.step([(1.0, 0.0, 0.0), (-1.0, 0.0, 0.0)]).touching
 crowd3.step([(1.0, 0.0, 0.0), (-1.0, 0.0, 0.0)])

@@ -7,7 +7,9 @@ convex (the corner the article warns about), a cross wall with a doorway
 stands in the first leg; two trees (upright cylinders, the radial article's)
 stand on the ramp. The route runs into the pillar, round the convex corner,
 through the doorway, up the ramp between the trees, into the far corner and
-finally through the east wall, which only ``ghost`` passes.
+finally through the east wall, which only ``ghost`` passes. A third-person
+camera's spring arm reaches back over the player's shoulder through the
+pillar and is pulled in before it (:func:`camera_arm`, one ``world.cast``).
 
 ``sidestep demo --3d`` runs it: a table like the 2D demo's and a picture, a
 top view with each mode's path beside a camera view down the corridor.
@@ -49,6 +51,12 @@ ARRIVE = 0.15
 #: down the first leg towards the pillar and the convex corner.
 EYE = np.array([0.4, 1.6, 1.5])
 HEADING = np.array([1.0, -0.12, 0.25])
+#: The third-person camera's spring arm: the pivot over the player's shoulder
+#: just past the pillar, the arm reaching 3 m back (and a little up) through
+#: it, and the camera's radius (its near plane's reach).
+PIVOT = np.array([6.0, 1.6, 1.5])
+ARM = np.array([-3.0, 0.4, 0.0])
+CAMERA_RADIUS = 0.2
 #: Colours of each mode's path.
 COLOURS = {"slide": "tab:blue", "push": "tab:green", "block": "tab:red", "ghost": "tab:purple"}
 
@@ -120,6 +128,22 @@ def walk(world, radius, mode, route=ROUTE, step=STEP):
     return np.array(path), np.array(contacts, float).reshape(-1, 3)
 
 
+def camera_arm(world, pivot=PIVOT, arm=ARM, radius=CAMERA_RADIUS):
+    """Where a third-person camera on a spring arm stands: ``pivot + fraction * arm``.
+
+    The camera, a sphere of ``radius``, is cast from the pivot along the
+    arm; it stops at its first contact, never inside anything, so the view
+    never shows the inside of a wall (:meth:`~sidestep.World3D.cast`).
+
+    Returns
+    -------
+    camera : (3,) float64
+    hit : CastHit
+    """
+    hit = world.cast(pivot, arm, radius=radius)
+    return pivot + hit.fraction * np.asarray(arm, float), hit
+
+
 def measure(world, mode, path, contacts, radius):
     """One row of the table: as :func:`sidestep.demo.measure`, in 3D."""
     gap = world.clearance(path) - radius
@@ -130,8 +154,12 @@ def measure(world, mode, path, contacts, radius):
             "penetrations": int(np.count_nonzero(gap < -PROMISE))}
 
 
-def draw(world, walks, radius, out, kind="png"):
-    """Save the picture: top view with each mode's path, and the camera's view down the corridor."""
+def draw(world, walks, radius, out, kind="png", arm_camera=None):
+    """Save the picture: top view with each mode's path, and the camera's view down the corridor.
+
+    ``arm_camera``, the spring arm's camera position (:func:`camera_arm`), adds
+    the arm to the top view.
+    """
     from matplotlib.figure import Figure
 
     from .commands.render3d import cast_views, draw_camera, draw_top
@@ -152,6 +180,11 @@ def draw(world, walks, radius, out, kind="png"):
     ax.plot(ROUTE[0, 0], ROUTE[0, 2], "ko", markersize=6, label="start")
     ax.plot(ROUTE[1:, 0], ROUTE[1:, 2], "k+", markersize=10, mew=1.5, label="waypoints")
     ax.plot(EYE[0], EYE[2], "r^", markersize=7, label="camera")
+    if arm_camera is not None:
+        ax.plot([PIVOT[0], arm_camera[0]], [PIVOT[2], arm_camera[2]], "-", color="tab:orange",
+                linewidth=2, zorder=5)
+        ax.plot(arm_camera[0], arm_camera[2], "o", color="tab:orange", markersize=5, zorder=5,
+                label="spring arm's camera")
     ax.legend(loc="lower left", fontsize=8)
     ax.set_title(f"from above: the corridor, the pillar, the ramp's trees; agent radius "
                  f"{radius:g} m", fontsize=9)
@@ -191,6 +224,10 @@ def run_demo3d(out="sidestep-demo3d.png", radius=0.3):
     walks = {mode: walk(world, radius, mode) for mode in MODES}
     rows = [measure(world, mode, *walks[mode], radius) for mode in MODES]
     print(format_table(rows))
-    draw(world, walks, radius, out, kind)
+    camera, hit = camera_arm(world)
+    reach = float(np.linalg.norm(ARM))
+    print(f"camera arm: {reach:.2f} m wanted, {hit.fraction * reach:.2f} m kept "
+          f"(pulled in by obstacle {hit.obstacle}, the pillar)")
+    draw(world, walks, radius, out, kind, camera)
     print(f"wrote {out}")
     return rows

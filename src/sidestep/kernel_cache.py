@@ -114,6 +114,7 @@ KERNELS: dict[str, tuple[str, float]] = {
     "kernels3d.world:raycast_points": ("P3 F2 F2 F1 I1 i I1 I1 I1 F1 F2 F2 I1", 4),
     "kernels3d.world:raycast_points_triangles": ("P3 F2 F2 F1 I1 i I1 I1 I1 F1 F2 F2 I1", 2),
     "kernels3d.world:ray_order": ("F2", 0.6),
+    "kernels3d.cast:cast_rows": ("P3 F2 F2 F1 F1 I1 i f F1 I1 I1 F2 F2 I1", 2),
     "kernels3d.world:nearest_points": ("P3 F2 I1 I1 F1 F2 F2 I1", 1.6),
     "kernels3d.world:overlapping_owners": ("P3 f f f f f i", 0.5),
     "kernels3d.character:classify": ("P3 F1 f f f f i f F1 I1 I1 F2", 0.5),
@@ -162,6 +163,7 @@ PARTS: dict[str, tuple[str, ...]] = {
     "kernels3d.moves:move_agents": ("kernels3d.moves:slide", "kernels3d.moves:push"),
     "kernels3d.crowd:crowd_step": ("kernels3d.moves:slide", "kernels3d.moves:push"),
     "kernels3d.world:overlapping_owners": ("kernels3d.world:separation_prim",),
+    "kernels3d.cast:cast_rows": ("kernels3d.world:separation_prim", "kernels3d.world:sweep_prim"),
     "kernels3d.character:classify": ("kernels3d.world:separation_prim",),
     "kernels3d.character:update_character": ("kernels3d.moves:slide",
                                              "kernels3d.character:classify"),
@@ -199,6 +201,8 @@ COMMANDS["check3d"] = list(COMMANDS["demo3d"])
 COMMANDS["walk3d"] = [k for k in COMMANDS["demo3d"]
                       if not k.startswith("kernels3d.character:")] + \
     ["kernels3d.moves:move_agents"]
+#: The corridor's spring-arm camera (``demo --3d --corridor``) casts a sphere.
+COMMANDS["demo3d"].append("kernels3d.cast:cast_rows")
 
 
 @dataclass(frozen=True)

@@ -714,6 +714,122 @@ def next_leaf_ray(tree, nodes, keys, state, ox, oy, oz, ix, iy, iz, t_max):
     return 0, 0, math.inf
 
 
+@njit(cache=True, inline="always")
+def enter_grown_box(lox, loy, loz, hix, hiy, hiz, ox, oy, oz, ix, iy, iz, ex, ey, ez, t_max):
+    """Where a box of half extents ``e`` centred on ``o + t d`` (``i = 1 / d``) first
+    overlaps the box ``lo..hi``, for ``t in [0, t_max]``.
+
+    The box sweep is the ray ``o + t d`` against ``lo..hi`` grown by ``e`` on
+    each side (their Minkowski sum), so this is :func:`enter_ray_box` on the
+    grown box, with the same sign-picked slabs, NaN rule and padded exit:
+    ``0`` when the boxes overlap at ``t = 0``, ``inf`` when they do not
+    before ``t_max``. A zero ``d`` (``i`` infinite) gives 0 or inf.
+    """
+    lox -= ex
+    loy -= ey
+    loz -= ez
+    hix += ex
+    hiy += ey
+    hiz += ez
+    if ix >= 0.0:
+        tn0 = (lox - ox) * ix
+        tf0 = (hix - ox) * ix
+    else:
+        tn0 = (hix - ox) * ix
+        tf0 = (lox - ox) * ix
+    if iy >= 0.0:
+        tn1 = (loy - oy) * iy
+        tf1 = (hiy - oy) * iy
+    else:
+        tn1 = (hiy - oy) * iy
+        tf1 = (loy - oy) * iy
+    if iz >= 0.0:
+        tn2 = (loz - oz) * iz
+        tf2 = (hiz - oz) * iz
+    else:
+        tn2 = (hiz - oz) * iz
+        tf2 = (loz - oz) * iz
+    enter = 0.0
+    leave = t_max
+    if tn0 > enter:
+        enter = tn0
+    if tn1 > enter:
+        enter = tn1
+    if tn2 > enter:
+        enter = tn2
+    pad = 1.0 + RAY_PAD
+    if tf0 * pad < leave:
+        leave = tf0 * pad
+    if tf1 * pad < leave:
+        leave = tf1 * pad
+    if tf2 * pad < leave:
+        leave = tf2 * pad
+    if enter <= leave and enter < math.inf:
+        return enter
+    return math.inf
+
+
+@njit(cache=True, inline="always")
+def enter_swept_box(boxes, node, ox, oy, oz, ix, iy, iz, ex, ey, ez, t_max):
+    """:func:`enter_grown_box` for box ``node``: where the swept box first overlaps it."""
+    return enter_grown_box(boxes[node, 0], boxes[node, 1], boxes[node, 2], boxes[node, 3],
+                           boxes[node, 4], boxes[node, 5], ox, oy, oz, ix, iy, iz, ex, ey, ez,
+                           t_max)
+
+
+@njit(cache=True)
+def start_sweep(tree, nodes, keys, state, ox, oy, oz, ix, iy, iz, ex, ey, ez, t_max):
+    """Start a box sweep query: the box of half extents ``e`` at ``o`` moving by ``d``."""
+    state[0] = 0
+    if tree.boxes.shape[0] > 0:
+        t = enter_swept_box(tree.boxes, 0, ox, oy, oz, ix, iy, iz, ex, ey, ez, t_max)
+        if t < math.inf:
+            nodes[0] = 0
+            keys[0] = t
+            state[0] = 1
+
+
+@njit(cache=True)
+def next_leaf_sweep(tree, nodes, keys, state, ox, oy, oz, ix, iy, iz, ex, ey, ez, t_max):
+    """The next leaf the swept box overlaps before ``t_max``: :func:`next_leaf_ray` for a
+    box of half extents ``e`` instead of a point (the shape casts' broadphase).
+
+    Returns ``(first, count, t_enter)``; ``t_enter == 0`` when the box
+    overlaps the leaf's box where it starts. ``t_max`` may shrink between
+    calls; every leaf the box overlaps before the final ``t_max`` comes
+    once, the nearer child of two first.
+    """
+    boxes = tree.boxes
+    links = tree.links
+    top = state[0]
+    while top > 0:
+        top -= 1
+        t_node = keys[top]
+        if t_node > t_max:
+            continue
+        node = nodes[top]
+        count = links[node, 1]
+        if count > 0:
+            state[0] = top
+            return links[node, 0], count, t_node
+        left = links[node, 0]
+        t_left = enter_swept_box(boxes, left, ox, oy, oz, ix, iy, iz, ex, ey, ez, t_max)
+        t_right = enter_swept_box(boxes, left + 1, ox, oy, oz, ix, iy, iz, ex, ey, ez, t_max)
+        near, t_near, far, t_far = left, t_left, left + 1, t_right
+        if t_right < t_left:
+            near, t_near, far, t_far = left + 1, t_right, left, t_left
+        if t_far < math.inf:
+            nodes[top] = far
+            keys[top] = t_far
+            top += 1
+        if t_near < math.inf:
+            nodes[top] = near
+            keys[top] = t_near
+            top += 1
+    state[0] = 0
+    return 0, 0, math.inf
+
+
 @njit(cache=True)
 def distance_point_node(boxes, node, px, py, pz):
     """Distance from ``p`` to box ``node`` (0 inside; ``inf`` for the empty box)."""
