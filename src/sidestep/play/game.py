@@ -52,7 +52,7 @@ class Frame:
     crowd: object = None
     #: ``(2,) float64``: where the bodies' motion over the frame left the character,
     #: before its own move (where it started the frame, on a level that stands still).
-    carried: np.ndarray = None
+    carried: "np.ndarray | None" = None
 
 
 class Game:
