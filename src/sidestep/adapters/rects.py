@@ -294,6 +294,39 @@ class RectWorld:
             if hidden is not None:
                 g.show(ignore)
 
+    def escape(self, center, half_size, ids):
+        """The shortest displacement that takes a rect out of obstacles ``ids`` alone.
+
+        Everything else is left out: where a platform that turned into the
+        rect would push it. Zero when the rect overlaps none of them; at the
+        slide's gap (:meth:`gap`) from them otherwise.
+
+        Parameters
+        ----------
+        center : (2,) float64
+        half_size : (2,) float64
+        ids : sequence of int
+            Moving obstacles (added with ``moving=True`` or in a body).
+
+        Returns
+        -------
+        (2,) float64
+        """
+        g = self.grown(half_size)
+        start = validation.point(center, "center")
+        free = layers.ALL & ~g.used
+        if not len(ids) or not free:
+            if len(ids):
+                raise ValueError("escape needs a layer no obstacle is on; this world "
+                                 "uses all 32")
+            return np.zeros(2)
+        _, hidden = _hide(g, layers.ALL & ~free, ids)
+        try:
+            m = g.smooth.move(start, (0.0, 0.0), radius=g.radius, mask=1 << hidden)
+        finally:
+            g.show(ids)
+        return m.position - start
+
     def gap(self, half_size):
         """How far (at most) a slide leaves a rect of ``half_size`` from what it touches.
 
