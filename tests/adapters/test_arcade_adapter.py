@@ -378,3 +378,99 @@ def test_platformer_never_overlaps_walls_or_platforms(tiles, px, py, inputs):
                 engine.jump(10)
             engine.update()
             assert not collisions(player, walls, platforms)
+
+
+# ------------------------------------------------------ platforms as bodies
+def test_moving_platform_is_posed_not_rebuilt():
+    # The platform is a body made once: moving it adds nothing to the world nor to
+    # the grown world the player moves in (no rebuild of their broadphase).
+    player, platform, walls, platforms, engine = riding_scene()
+    for _ in range(30):
+        engine.update()
+    platform.change_x = 3
+    platform.boundary_left, platform.boundary_right = -200, 200
+    rects = engine._scene.rects
+    grown = rects.grown((16.0, 16.0))
+    sizes = rects.world._store.alive.size, grown.smooth._store.alive.size
+    for _ in range(40):
+        engine.update()
+        assert not collisions(player, walls, platforms)
+    assert engine._scene.rects is rects and rects.grown((16.0, 16.0)) is grown
+    assert (rects.world._store.alive.size, grown.smooth._store.alive.size) == sizes
+    position, angle = rects.world.pose(engine._scene._platforms[0].body)
+    assert position.tolist() == pytest.approx([platform.center_x, 0.0]) and angle == 0.0
+    assert player.center_x - platform.center_x == pytest.approx(0.0, abs=0.1)
+
+
+@pytest.mark.parametrize("degrees", [30.0, -30.0])
+def test_turned_platform_clockwise_like_arcade(degrees):
+    # arcade 3 turns sprites clockwise: at angle 30 a long platform's right end is
+    # the low one. A player dropped over its right half lands on its slanted top.
+    player = solid(20, 20, 60, 200)
+    plank = solid(300, 10, 0, 0)
+    platforms = sprite_list(plank)
+    engine = sidestep_arcade.PhysicsEnginePlatformer(player, platforms=platforms,
+                                                     gravity_constant=1.0)
+    engine.update()                                     # the engine sees it level...
+    plank.angle = degrees                               # ...then the game turns it
+    for _ in range(60):
+        engine.update()
+        assert not collisions(player, platforms)
+    slope = np.tan(np.radians(degrees))
+    # The plank's top face: y = 5 / cos(a) - x tan(a); the player's box meets it at
+    # the corner on the high side (its left corner when the right end is low).
+    corner = player.left if degrees > 0 else player.right
+    top = 5.0 / np.cos(np.radians(degrees)) - corner * slope
+    assert player.bottom == pytest.approx(top, abs=0.05)
+    assert engine.can_jump()
+
+
+def test_rides_a_turning_platform_without_overlap():
+    player = solid(20, 20, 0, 60)
+    plank = solid(200, 10, 0, 0)
+    platforms = sprite_list(plank)
+    walls = sprite_list(solid(800, 20, 0, -300))
+    engine = sidestep_arcade.PhysicsEnginePlatformer(player, platforms=platforms, walls=walls,
+                                                     gravity_constant=1.0)
+    for _ in range(30):
+        engine.update()
+    for frame in range(40):
+        plank.angle = 0.5 * (frame + 1)                 # turns half a degree a frame
+        engine.update()
+        assert not collisions(player, walls, platforms)
+        assert engine.can_jump()                        # stays on it
+    assert engine._scene.rects.world.pose(engine._scene._platforms[0].body)[1] == \
+        pytest.approx(-np.radians(20.0))
+
+
+def test_wall_lists_on_layers_and_a_player_mask():
+    from sidestep import layers
+    player = solid(30, 30, 0, 0)
+    walls = sprite_list(solid(20, 400, 200, 0))
+    glass = sprite_list(solid(20, 400, 100, 0))
+    engine = sidestep_arcade.PhysicsEngineSimple(player, [walls, glass], mask=layers.bits(0))
+    engine.set_layer(glass, 1)
+    assert engine.layer(glass) == 1 and engine.layer(walls) == 0
+    player.change_x = 10
+    for _ in range(30):
+        hit = engine.update()
+    assert hit == [walls[0]] and 190 - 0.1 < player.right < 190     # through the glass
+    engine.mask = layers.ALL                                         # now the glass counts
+    player.center_x = 0
+    for _ in range(30):
+        hit = engine.update()
+    assert hit == [glass[0]] and 90 - 0.1 < player.right < 90
+    with pytest.raises(ValueError):
+        engine.set_layer(glass, 32)
+
+
+def test_platform_on_a_masked_layer_is_not_stood_on():
+    player = solid(32, 32, 0, 60)
+    platforms = sprite_list(solid(96, 16, 0, 20))
+    walls = sprite_list(solid(400, 20, 0, -200))                 # top at y = -190
+    engine = sidestep_arcade.PhysicsEnginePlatformer(player, platforms=platforms, walls=walls,
+                                                     mask=0b1)
+    engine.set_layer(platforms, 3)
+    for _ in range(40):
+        engine.update()
+    assert player.bottom == pytest.approx(-190.0, abs=0.05)       # fell through it

@@ -219,3 +219,36 @@ def test_walks_a_tiled_map_without_overlapping(name):
         touched += bool(info.contacts)
         assert overlapping(world, player) == [], (frame, player)
     assert touched > 20                                   # it did walk into things
+
+
+# ------------------------------------------------------ moving rects, layers
+def test_moving_rect_is_posed_and_ridden():
+    floor = [pygame.Rect(0, 300, 800, 20)]
+    mover = RectMover(world_from_rects(floor))
+    lift = pygame.Rect(100, 200, 80, 10)
+    body = mover.add_moving(lift)
+    player = pygame.FRect(120, 168, 32, 32)                 # standing on it
+    size = mover.rects.world._store.alive.size
+    for _ in range(40):
+        lift = lift.move(2, -1)
+        mover.place(body, lift)                             # a pose, nothing added
+        player = mover.move(player, 2, -1, ignore=[body]).rect
+        player = mover.move(player, 0, 3).rect              # gravity: back onto the lift
+        assert player.bottom == pytest.approx(lift.top, abs=0.05)
+        assert not player.colliderect(lift)
+    assert mover.rects.world._store.alive.size == size
+    assert mover.world.pose(body)[0].tolist() == [80.0, -40.0]
+    with pytest.raises(ValueError, match="size"):
+        mover.place(body, pygame.Rect(0, 0, 10, 10))
+    with pytest.raises(KeyError, match="add_moving"):
+        mover.move(player, 1, 0, ignore=[99])
+
+
+def test_rects_on_layers_and_the_movers_mask():
+    walls = [pygame.Rect(100, 0, 20, 200), pygame.Rect(200, 0, 20, 200)]
+    world = world_from_rects(walls, layer=[1, 0])
+    assert world.layers([0, 1]).tolist() == [1, 0]
+    player = pygame.Rect(0, 50, 32, 32)
+    assert RectMover(world).move(player, 300, 0).rect.right == 100
+    mover = RectMover(world, mask=sidestep.layers.bits(0))
+    assert mover.move(player, 300, 0).rect.right == 200      # through the wall on layer 1

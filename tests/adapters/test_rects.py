@@ -357,3 +357,83 @@ def test_random_rect_moves_never_overlap_circles_walls_and_polygons(scene):
 def test_padding_is_a_thousandth_of_the_smaller_half_size():
     rects = RectWorld(sidestep.World2D())
     assert rects.gap((2.0, 5.0)) == pytest.approx(PADDING * 2.0 + rects.grown((2.0, 5.0)).smooth.skin)
+
+
+# ------------------------------------------------------------ bodies, layers
+def turn(points, angle):
+    c, s = math.cos(angle), math.sin(angle)
+    return np.asarray(points, dtype=float) @ np.array([[c, -s], [s, c]]).T
+
+
+@pytest.mark.parametrize("angle", [0.0, 0.4, -1.1])
+def test_posed_body_moves_like_a_world_with_it_there(angle):
+    # A platform posed as a body is where a world holding it at that place has it:
+    # the same drops end at the same places, touching the same obstacle.
+    plank = np.array([(-2.0, -0.25), (2.0, -0.25), (2.0, 0.25), (-2.0, 0.25)])
+    position = np.array([3.0, 4.0])
+    posed = RectWorld(tiles(20))
+    oid = int(posed.add_boxes([plank[0]], [plank[2]], moving=True)[0])
+    posed.grown(HALF)                                  # grown before, posed in place
+    body = posed.add_body([oid])
+    posed.set_pose(body, (-7.0, 1.0), 0.3)            # somewhere else first
+    posed.set_pose(body, position, angle)
+    there = RectWorld(tiles(20))
+    there.add_polygon(turn(plank, angle) + position, moving=True)
+    for x in np.linspace(0.5, 5.5, 11):
+        a = posed.move((x, 9.0), HALF, (0.3, -12.0))
+        b = there.move((x, 9.0), HALF, (0.3, -12.0))
+        np.testing.assert_allclose(a.center, b.center, atol=1e-9)
+        assert a.contacts == b.contacts
+        assert_free(there.world, a.center)             # free of the plank where it is
+
+
+def test_posing_a_body_adds_nothing_until_it_turns():
+    rects = RectWorld(tiles(20))
+    oid = int(rects.add_boxes([(3.0, 4.0)], [(5.0, 4.5)], moving=True)[0])
+    body = rects.add_body([oid])
+    grown = rects.grown(HALF)
+    size = grown.smooth._store.alive.size
+    for k in range(30):
+        rects.set_pose(body, (0.1 * k, 0.05 * k))
+        m = rects.move((4.0 + 0.1 * k, 8.0), HALF, (0.0, -10.0))
+        assert m.contacts == (oid,)
+    assert rects.grown(HALF) is grown and grown.smooth._store.alive.size == size
+    rects.set_pose(body, (0.0, 0.0), 0.2)              # turned: grown again for it
+    assert grown.smooth._store.alive.size > size and rects.grown(HALF) is grown
+
+
+def test_layers_mask_and_ignore():
+    world = sidestep.World2D()
+    rects = RectWorld(world)
+    near = int(rects.add_boxes([(3.0, -5.0)], [(4.0, 5.0)], layer=2)[0])
+    far = int(rects.add_boxes([(8.0, -5.0)], [(9.0, 5.0)])[0])
+    gate = int(rects.add_boxes([(6.0, -5.0)], [(6.5, 5.0)], moving=True, layer=2)[0])
+    assert rects.move((0.0, 0.0), HALF, (20.0, 0.0)).contacts == (near,)
+    assert rects.move((0.0, 0.0), HALF, (20.0, 0.0), mask=0b1).contacts == (far,)
+    m = rects.move((5.0, 0.0), HALF, (20.0, 0.0), ignore=[gate])
+    assert m.contacts == (far,)                                   # through the gate
+    assert rects.move((5.0, 0.0), HALF, (20.0, 0.0)).contacts == (gate,)   # back again
+    assert rects.cast((5.0, 0.0), HALF, (5.0, 0.0), ignore=[gate]).obstacle == far
+    assert rects.overlapping((6.2, 0.0), HALF, ignore=[gate]).tolist() == []
+    assert rects.overlapping((6.2, 0.0), HALF, mask=0b100).tolist() == [gate]
+    with pytest.raises(ValueError, match="moving"):
+        rects.move((0.0, 0.0), HALF, (1.0, 0.0), ignore=[far])   # merged in the outline
+    # A wall of tiles on two layers: each layer's outline holds its own tiles.
+    floor = sidestep.World2D()
+    floor.add_boxes([(0.0, 0.0), (1.0, 0.0)], [(1.0, 1.0), (2.0, 1.0)], layer=[0, 1])
+    m = RectWorld(floor).move((0.5, 3.0), HALF, (1.0, -5.0), mask=0b10)
+    assert m.contacts == (1,) and m.center[0] == pytest.approx(1.5)
+
+
+def test_escape_leaves_a_turned_platform_the_shortest_way():
+    rects = RectWorld(tiles(20))
+    oid = int(rects.add_boxes([(-3.0, -0.25)], [(3.0, 0.25)], moving=True)[0])
+    body = rects.add_body([oid])
+    rects.set_pose(body, (10.0, 3.0))
+    center = np.array([10.0, 3.25 + HALF[1] + 1e-3])
+    assert rects.escape(center, HALF, [oid]).tolist() == [0.0, 0.0]     # on it, not in it
+    rects.set_pose(body, (10.0, 3.0), -0.05)           # its left end rises into the rect
+    d = rects.escape(center, HALF, [oid])
+    assert 0.0 < d[1] < 0.1 and abs(d[0]) < 0.01
+    assert oid not in rects.overlapping(center + d, HALF).tolist()
+    assert rects.escape(center, HALF, []).tolist() == [0.0, 0.0]

@@ -24,11 +24,25 @@ Walls that change
 Moving platforms
     Platforms move by arcade's rules (``change_x``/``change_y`` bounded by
     ``boundary_left``/``right``/``top``/``bottom``) or as the game moves
-    them. A player standing on one rides it; one in its way is pushed along
-    by its whole step; both in a world without that platform, so walls stop
-    the player. A platform that would squeeze the player into a wall (or
-    another platform) does not move that frame: it goes back to where it was
-    and tries again the next frame; the player never overlaps either.
+    and turns them (``position``, ``angle``: degrees, clockwise in arcade
+    3). Each is a rigid body of the world (:meth:`sidestep.World2D.add_body`,
+    its hit box where it was when the engine first saw it), posed each frame
+    it moved: no rebuild of the walls' broadphase. A platform that turned is
+    grown again for its new angle (the player's box does not turn with it),
+    which rebuilds that broadphase once; one whose hit box or scale changed
+    is built again. A player standing on one rides it (the point under it
+    follows the platform, turns included; the player itself does not turn);
+    one in its way is pushed along by the platform's motion at its centre
+    and then out of the platform (the shortest way); both with that platform
+    ignored, so walls stop the player. A platform that
+    would squeeze the player into a wall (or another platform) does not move
+    that frame: it goes back to where it was and tries again the next frame;
+    the player never overlaps either.
+Layers
+    ``engine.set_layer(sprite_list, layer)`` puts a wall, platform list on
+    a layer (0..31, 0 by default); the player collides with the layers of
+    ``engine.mask`` (a keyword argument too; all by default), as
+    :mod:`sidestep.layers` says: ``mask=sidestep.layers.bits(0, 2)``.
 Walking (``PhysicsEnginePlatformer``)
     On a floor the player walks as arcade's ramp-up does: up by the frame's
     horizontal speed, across, then down onto the floor (so it climbs slopes
@@ -46,9 +60,12 @@ Differences from arcade
     (arcade wiggles it free); a player whose hit box changes size (animation
     frames) has the world grown once per size (eight kept).
 """
+import math
+
 import arcade
 import numpy as np
 
+from .. import layers
 from ..world import World2D
 from .rects import RectWorld
 
@@ -109,6 +126,53 @@ def _list_key(sprites):
     return (id(sprites), tuple((id(s), _points(s)) for s in sprites))
 
 
+class _Platform:
+    """A platform sprite as a body of the world: ``oid`` its obstacle (-1: no area),
+    ``body`` its body, ``origin`` and ``angle0`` its position and angle when the
+    body was made (its frame), ``last`` the ``(position, angle)`` it was posed at."""
+
+    __slots__ = ("sprite", "oid", "body", "origin", "angle0", "last")
+
+    def __init__(self, sprite, oid, body):
+        self.sprite, self.oid, self.body = sprite, oid, body
+        self.origin = tuple(map(float, sprite.position))
+        self.angle0 = float(sprite.angle)
+        self.last = (self.origin, self.angle0)
+
+    def pose(self, place):
+        """The body's pose ``(position, angle)`` for the sprite at ``place``, a
+        ``(position, angle)``: the hit box turned about the sprite's position."""
+        (x, y), degrees = place
+        # arcade 3 turns clockwise: a counter-clockwise angle of -degrees. The frame's
+        # point q goes to R(angle) (q - origin) + position.
+        angle = -math.radians(degrees - self.angle0)
+        c, s = math.cos(angle), math.sin(angle)
+        ox, oy = self.origin
+        return (x - (c * ox - s * oy), y - (s * ox + c * oy)), angle
+
+    @staticmethod
+    def carry(point, before, after):
+        """Where ``point`` goes when the platform goes from place ``before`` to ``after``."""
+        (bx, by), b = before
+        (ax, ay), a = after
+        angle = -math.radians(a - b)
+        c, s = math.cos(angle), math.sin(angle)
+        dx, dy = float(point[0]) - bx, float(point[1]) - by
+        return np.array([c * dx - s * dy + ax, s * dx + c * dy + ay])
+
+
+def _place(sprite):
+    """A sprite's place: ``((x, y), angle)``."""
+    x, y = sprite.position
+    return (float(x), float(y)), float(sprite.angle)
+
+
+def _rigid(sprite):
+    """What must stay the same for a platform to stay the same rigid body."""
+    box = sprite.hit_box
+    return id(sprite), tuple(box.points), tuple(box.scale) if hasattr(box, "scale") else None
+
+
 class _Scene:
     """An engine's walls and platforms as a :class:`RectWorld`, kept in step with the sprites."""
 
@@ -116,25 +180,28 @@ class _Scene:
         self.rects = None
         self._key = None
         self._sprite = {}          # obstacle id -> sprite
-        self._platform = {}        # id(sprite) -> [sprite, obstacle id, points, position]
+        self._platforms = []       # _Platform
 
-    def sync(self, player, walls, platforms=()):
-        """Rebuild the world if a wall list or the platforms' membership changed.
+    def sync(self, player, walls, platforms=(), layer_of=None):
+        """Rebuild the world if a wall list, a list's layer or a platform's list,
+        hit box or scale changed.
 
         The player is left out, should it be in a list too (arcade never
-        collides a sprite with itself).
+        collides a sprite with itself). ``layer_of`` maps ``id(list)`` to its layer.
         """
-        key = (id(player), tuple(_list_key(w) for w in walls),
-               tuple((id(p), tuple(map(id, p))) for p in platforms))
+        layer_of = layer_of or {}
+        key = (id(player), tuple((_list_key(w), layer_of.get(id(w), 0)) for w in walls),
+               tuple((id(p), layer_of.get(id(p), 0), tuple(map(_rigid, p))) for p in platforms))
         if key != self._key:
-            self._build(player, walls, platforms)
+            self._build(player, walls, platforms, layer_of)
             self._key = key
 
-    def _build(self, player, walls, platforms):
+    def _build(self, player, walls, platforms, layer_of):
         world = World2D()
         self._sprite = {}
-        boxes = []
         for sprites in walls:
+            boxes = []
+            layer = layer_of.get(id(sprites), 0)
             for s in sprites:
                 if s is player:
                     continue
@@ -144,51 +211,41 @@ class _Scene:
                 if shape[0] == "box":
                     boxes.append((s, shape[1], shape[2]))
                 else:
-                    self._sprite[self._add_polygon(world, shape[1])] = s
-        if boxes:
-            ids = world.add_boxes(np.array([b[1] for b in boxes]), np.array([b[2] for b in boxes]))
-            self._sprite.update(zip(ids.tolist(), [b[0] for b in boxes]))
+                    self._sprite[self._add_polygon(world, shape[1], layer)] = s
+            if boxes:
+                ids = world.add_boxes(np.array([b[1] for b in boxes]),
+                                      np.array([b[2] for b in boxes]), layer=layer)
+                self._sprite.update(zip(ids.tolist(), [b[0] for b in boxes]))
         self.rects = RectWorld(world)
-        self._platform = {}
+        self._platforms = []
         for sprites in platforms:
+            layer = layer_of.get(id(sprites), 0)
             for s in sprites:
                 if s is not player:
-                    self._place(s)
+                    self._platforms.append(self._add_platform(s, layer))
 
     @staticmethod
-    def _add_polygon(target, vertices):
+    def _add_polygon(target, vertices, layer, moving=False):
         """Add a hit box polygon; one that is not simple (it crosses itself) as its box."""
-        add = target.add_polygon
+        extra = {"moving": True} if moving else {}
         try:
-            return add(vertices, moving=True) if isinstance(target, RectWorld) else add(vertices)
+            return target.add_polygon(vertices, layer=layer, **extra)
         except ValueError:
             lo, hi = vertices.min(axis=0), vertices.max(axis=0)
-            if isinstance(target, RectWorld):
-                return int(target.add_boxes([lo], [hi], moving=True)[0])
-            return int(target.add_boxes([lo], [hi])[0])
+            return int(target.add_boxes([lo], [hi], layer=layer, **extra)[0])
 
-    def _place(self, sprite, points=None):
-        """Add a platform where it is now (a moving obstacle); returns its id (-1: no area)."""
-        points = _points(sprite) if points is None else points
-        shape = _shape(points)
-        oid = -1
-        if shape is not None:
-            if shape[0] == "box":
-                oid = int(self.rects.add_boxes([shape[1]], [shape[2]], moving=True)[0])
-            else:
-                oid = self._add_polygon(self.rects, shape[1])
-            self._sprite[oid] = sprite
-        old = self._platform.get(id(sprite))
-        last = old[3] if old else points
-        # [sprite, obstacle id, corners as in the world, corners a frame ago]
-        self._platform[id(sprite)] = [sprite, oid, points, last]
-        return oid
-
-    def _take(self, record):
-        if record[1] >= 0:
-            self.rects.remove([record[1]])
-            del self._sprite[record[1]]
-            record[1] = -1
+    def _add_platform(self, sprite, layer):
+        """A platform where it is now, as a body of its own."""
+        shape = _shape(_points(sprite))
+        if shape is None:
+            return _Platform(sprite, -1, -1)
+        if shape[0] == "box":
+            oid = int(self.rects.add_boxes([shape[1]], [shape[2]], moving=True,
+                                           layer=layer)[0])
+        else:
+            oid = self._add_polygon(self.rects, shape[1], layer, moving=True)
+        self._sprite[oid] = sprite
+        return _Platform(sprite, oid, self.rects.add_body([oid]))
 
     def sprites(self, ids):
         """The sprites of obstacle ids, each once, in order."""
@@ -199,76 +256,57 @@ class _Scene:
                 out.append(s)
         return out
 
-    def follow_platforms(self, center, half, carrier, reach):
+    def follow_platforms(self, center, half, carrier, mask):
         """Put the platforms where their sprites are now; the player rides or is pushed.
 
         ``carrier`` is the platform sprite the player stood on before they
-        moved (or None); ``reach`` (px) bounds how far the player's moves of
-        this frame go. A platform whose old and new places both lie farther
-        than that from the player keeps its old place in the world until it
-        comes near (moving it costs a rebuild of the world's broadphase).
-        Returns the player's centre and the ids it touched.
+        moved (or None). Every platform that moved is posed (a pose each,
+        no rebuild). Returns the player's centre and the ids it touched.
         """
-        changed = []
-        for record in self._platform.values():
-            points = _points(record[0])
-            if points != record[2]:
-                changed.append((record, points, _middle(points) - _middle(record[3])))
-            record[3] = points
-        if not changed:
-            return center, []
-        # The player's moves this frame stay within reach plus a ride and a push.
-        margin = np.asarray(half) + reach + 2.0 * max(np.abs(c[2]).max() for c in changed)
         moved = []
-        for record, points, step in changed:
-            box = np.vstack([points, record[2]])
-            if np.all(box.min(axis=0) - margin <= center) \
-                    and np.all(center <= box.max(axis=0) + margin):
-                moved.append((record, points, step))
+        for p in self._platforms:
+            now = _place(p.sprite)
+            if now != p.last and p.body >= 0:
+                moved.append((p, p.last, now))
+            p.last = now
         if not moved:
             return center, []
-        touched = []
-        for record, _, _ in moved:
-            self._take(record)
-        for record, points, step in moved:
-            if record[0] is carrier:
-                # Ride it, in a world without it: walls stop the player.
-                m = self.rects.move(center, half, step)
+        poses = [p.pose(now) for p, _, now in moved]
+        self.rects.set_poses([p.body for p, _, _ in moved], [q[0] for q in poses],
+                             [q[1] for q in poses])
+        rects, touched = self.rects, []
+        by_id = {p.oid: (p, before, now) for p, before, now in moved}
+        over = [o for o in rects.overlapping(center, half, mask=mask).tolist() if o in by_id]
+        for p, before, now in moved:
+            if p.sprite is carrier:
+                # Ride it: the point under the player follows the platform, with it
+                # (and those it moved into) ignored: walls stop the player.
+                foot = np.array([center[0], center[1] - half[1]])
+                step = p.carry(foot, before, now) - foot
+                m = rects.move(center, half, step, mask=mask, ignore=[p.oid] + over)
                 center = m.center
                 touched += m.contacts
-        for record, points, _ in moved:
-            self._place(record[0], points)
-        over = set(self.rects.overlapping(center, half).tolist())
-        for record, points, step in moved:
-            sprite = record[0]
-            mine = self._platform[id(sprite)]
-            if mine[1] not in over:
-                continue
-            # In the player's way: push it along by the platform's step, without it.
-            self._take(mine)
-            m = self.rects.move(center, half, step)
-            oid = self._place(sprite, points)
-            if oid in set(self.rects.overlapping(m.center, half).tolist()):
+        over = [o for o in rects.overlapping(center, half, mask=mask).tolist() if o in by_id]
+        for oid in over:
+            p, before, now = by_id[oid]
+            # In the player's way: pushed along by the platform's motion at its
+            # centre, then out of it (a turn moves the platform's parts unevenly).
+            step = p.carry(center, before, now) - center
+            step = step + rects.escape(center + step, half, [oid])
+            m = rects.move(center, half, step, mask=mask, ignore=[oid])
+            if oid in rects.overlapping(m.center, half, mask=mask).tolist():
                 # Squeezed against something: the platform waits where it was.
-                self._take(self._platform[id(sprite)])
-                sprite.position = _back(sprite, step)
-                back = _points(sprite)
-                self._place(sprite, back)
-                self._platform[id(sprite)][3] = back
+                (x, y), angle = before
+                p.sprite.position = (x, y)
+                if p.sprite.angle != angle:
+                    p.sprite.angle = angle
+                p.last = before
+                position, turn = p.pose(before)
+                rects.set_pose(p.body, position, turn)
             else:
                 center = m.center
                 touched += m.contacts
         return center, touched
-
-
-def _back(sprite, step):
-    x, y = sprite.position
-    return (x - float(step[0]), y - float(step[1]))
-
-
-def _middle(points):
-    v = np.asarray(points, dtype=np.float64)
-    return 0.5 * (v.min(axis=0) + v.max(axis=0))
 
 
 def _step_platform(platform):
@@ -293,19 +331,40 @@ def _step_platform(platform):
     platform.center_y += platform.change_y
 
 
-def _turn(scene, player):
+def _turn(scene, player, mask):
     """Apply ``change_angle`` unless the turned player's box would overlap something."""
     if not player.change_angle:
         return []
     player.angle += player.change_angle
     center, half, _ = _player_rect(player)
-    hit = scene.rects.overlapping(center, half)
+    hit = scene.rects.overlapping(center, half, mask=mask)
     if len(hit):
         player.angle -= player.change_angle
     return scene.sprites(hit)
 
 
-class PhysicsEngineSimple(arcade.PhysicsEngineSimple):
+class _Layered:
+    """Layers for an engine's sprite lists and the player's mask (see the module notes)."""
+
+    def _layers_init(self, mask):
+        self.mask = layers.mask(mask)
+        self._layer_of = {}           # id(list) -> layer
+        self._layered = {}            # id(list) -> the list (kept, so its id stays its own)
+
+    def set_layer(self, sprites, layer):
+        """Put a wall or platform ``SpriteList`` on ``layer`` (0..31; lists not set: 0).
+
+        The player collides with it only if :attr:`mask` has that layer's bit.
+        """
+        self._layer_of[id(sprites)] = layers.layer(layer)
+        self._layered[id(sprites)] = sprites
+
+    def layer(self, sprites):
+        """The layer of a wall or platform ``SpriteList``."""
+        return self._layer_of.get(id(sprites), 0)
+
+
+class PhysicsEngineSimple(_Layered, arcade.PhysicsEngineSimple):
     """arcade's top-down engine, moving the player with sidestep's collide-and-slide.
 
     Same arguments and attributes as :class:`arcade.PhysicsEngineSimple`;
@@ -325,32 +384,47 @@ class PhysicsEngineSimple(arcade.PhysicsEngineSimple):
     >>> hit = engine.update()
     >>> hit == [walls[0]], round(player.right, 1)   # stopped at its face, not through it
     (True, 98.0)
+
+    Layers: glass on layer 1 stops the player only if its mask has layer 1.
+
+    >>> glass = arcade.SpriteList()
+    >>> glass.append(arcade.SpriteSolidColor(4, 400, center_x=150, center_y=0))
+    >>> engine = PhysicsEngineSimple(player, [walls, glass], mask=0b01)   # layer 0 only
+    >>> engine.set_layer(glass, 1)
+    >>> player.position = (200, 0)
+    >>> player.change_x = -100
+    >>> hit = engine.update()
+    >>> hit == [walls[0]], round(player.left, 1)    # through the glass, stopped by the wall
+    (True, 102.0)
     """
 
-    def __init__(self, player_sprite, walls=None):
+    def __init__(self, player_sprite, walls=None, *, mask=layers.ALL):
         super().__init__(player_sprite, walls)
+        self._layers_init(mask)
         self._scene = _Scene()
 
     def update(self):
         """Move :attr:`player_sprite` by its velocity; returns the sprites it touched."""
         scene = self._scene
-        scene.sync(self.player_sprite, self.walls)
+        scene.sync(self.player_sprite, self.walls, (), self._layer_of)
         player = self.player_sprite
-        hits = _turn(scene, player)
+        hits = _turn(scene, player, self.mask)
         center, half, offset = _player_rect(player)
-        m = scene.rects.move(center, half, (float(player.change_x), float(player.change_y)))
+        m = scene.rects.move(center, half, (float(player.change_x), float(player.change_y)),
+                             mask=self.mask)
         player.position = tuple((m.center - offset).tolist())
         return _merge(hits, scene.sprites(m.contacts))
 
 
-class PhysicsEnginePlatformer(arcade.PhysicsEnginePlatformer):
+class PhysicsEnginePlatformer(_Layered, arcade.PhysicsEnginePlatformer):
     """arcade's platformer engine (gravity, jumps, ladders, moving platforms) on sidestep.
 
     Same arguments and attributes as :class:`arcade.PhysicsEnginePlatformer`
     (``gravity_constant``, ``jump``, ``can_jump``, ``enable_multi_jump``,
     ``increment_jump_counter``, ``disable_multi_jump``, ``is_on_ladder``,
-    ``walls``, ``platforms``, ``ladders``). See the module notes for walking,
-    platforms and what differs.
+    ``walls``, ``platforms``, ``ladders``), and ``mask`` (the layers the
+    player collides with) with :meth:`set_layer`. See the module notes for
+    walking, platforms, layers and what differs.
 
     Examples
     --------
@@ -371,19 +445,20 @@ class PhysicsEnginePlatformer(arcade.PhysicsEnginePlatformer):
     """
 
     def __init__(self, player_sprite, platforms=None, gravity_constant=0.5, ladders=None,
-                 walls=None):
+                 walls=None, *, mask=layers.ALL):
         super().__init__(player_sprite, platforms=platforms, gravity_constant=gravity_constant,
                          ladders=ladders, walls=walls)
+        self._layers_init(mask)
         self._scene = _Scene()
 
     def _below(self, center, half, distance):
         """What lies within ``distance`` below the player's rect: a :class:`Cast`."""
-        return self._scene.rects.cast(center, half, (0.0, -float(distance)))
+        return self._scene.rects.cast(center, half, (0.0, -float(distance)), mask=self.mask)
 
     def can_jump(self, y_distance=5):
         """Whether the player may jump: a wall or platform within ``y_distance`` below it,
         or a jump left of a multi-jump. Touching ground resets the jump count."""
-        self._scene.sync(self.player_sprite, self.walls, self.platforms)
+        self._scene.sync(self.player_sprite, self.walls, self.platforms, self._layer_of)
         center, half, _ = _player_rect(self.player_sprite)
         grounded = self._below(center, half, y_distance).fraction < 1.0
         if grounded:
@@ -397,8 +472,9 @@ class PhysicsEnginePlatformer(arcade.PhysicsEnginePlatformer):
         scene = self._scene
         if not self.is_on_ladder():
             player.change_y -= self.gravity_constant
-        scene.sync(player, self.walls, self.platforms)
-        hits = _turn(scene, player)
+        scene.sync(player, self.walls, self.platforms, self._layer_of)
+        mask = self.mask
+        hits = _turn(scene, player, mask)
         center, half, offset = _player_rect(player)
         rects = scene.rects
 
@@ -413,9 +489,7 @@ class PhysicsEnginePlatformer(arcade.PhysicsEnginePlatformer):
             for platform in sprites:
                 if platform.change_x != 0 or platform.change_y != 0:
                     _step_platform(platform)
-        # Walking goes up, across and down by the speed: within 4 speeds of here.
-        reach = 4.0 * (abs(player.change_x) + abs(player.change_y)) + 1.0
-        center, touched = scene.follow_platforms(center, half, carrier, reach)
+        center, touched = scene.follow_platforms(center, half, carrier, mask)
         hits = _merge(hits, scene.sprites(touched))
 
         # 3. The player's own move.
@@ -424,19 +498,20 @@ class PhysicsEnginePlatformer(arcade.PhysicsEnginePlatformer):
         if dy <= 0.0 and floor.fraction < 1.0 and floor.normal[1] >= FLOOR:
             # Walking, as arcade's ramp-up: up by the speed, across, down onto the floor.
             climb = abs(dx)
-            up = rects.move(center, half, (0.0, climb))
-            across = rects.move(up.center, half, (dx, 0.0))
+            up = rects.move(center, half, (0.0, climb), mask=mask)
+            across = rects.move(up.center, half, (dx, 0.0), mask=mask)
             rise = float(up.center[1] - center[1])
             reach = rise + climb + stand
             down = self._below(across.center, half, reach)
             if down.fraction < 1.0 and down.normal[1] >= FLOOR:
-                land = rects.move(across.center, half, (0.0, -reach * down.fraction))
+                land = rects.move(across.center, half, (0.0, -reach * down.fraction),
+                                  mask=mask)
             else:      # off a ledge: back to the height it walked at; it falls from there
-                land = rects.move(across.center, half, (0.0, -rise))
+                land = rects.move(across.center, half, (0.0, -rise), mask=mask)
             moves = (up, across, land)
             player.change_y = 0
         else:
-            m = rects.move(center, half, (dx, dy))
+            m = rects.move(center, half, (dx, dy), mask=mask)
             moves = (m,)
             for oid, normal in zip(m.contacts, m.normals):
                 if dy < 0.0 and normal[1] >= FLOOR:

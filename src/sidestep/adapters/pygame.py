@@ -23,6 +23,16 @@ overlapping: a ``Rect`` comes to rest flush against a wall. As with pygame's own
 ``Rect.move``, a ``Rect`` loses motion below half a pixel (use an ``FRect``
 for slow movers).
 
+**Moving rects and layers.** A platform, a door or a lift is a *moving
+rect*: :meth:`RectMover.add_moving` makes it a rigid body of the world once,
+:meth:`RectMover.place` puts it at its new ``(x, y)`` each frame it moves (a
+pose: the still rects' broadphase is never rebuilt for it). The mover does
+not carry or push anything itself: a game whose player rides a platform
+moves the player by the platform's step with ``ignore=[platform]`` (so walls
+still stop it), then by its own input. Every rect is on a layer (0..31:
+``world_from_rects(..., layer=)``, ``add_moving(..., layer=)``); the mover's
+``mask`` says which it collides with.
+
 Example
 -------
 >>> import pygame
@@ -35,6 +45,15 @@ Example
 (Rect(168, 68, 32, 32), 'blocked', (0, 1))
 >>> mover.move(player, 0, -20).rect                 # a miss: free to go up
 Rect(168, 48, 32, 32)
+
+A lift under the player rises 10 px: the player rides it, then walks off.
+
+>>> lift = mover.add_moving(pygame.Rect(40, 82, 60, 10))
+>>> player = pygame.Rect(50, 50, 32, 32)                # standing on it
+>>> mover.place(lift, (40, 72))
+>>> player = mover.move(player, 0, -10, ignore=[lift]).rect   # carried up with it
+>>> player, mover.move(player, 0, 5).move.contacts      # stands on the lift's new top
+(Rect(50, 40, 32, 32), (2,))
 """
 import os
 from typing import NamedTuple
@@ -44,7 +63,7 @@ import numpy as np
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")   # no banner on import
 import pygame  # noqa: E402
 
-from .. import validation  # noqa: E402
+from .. import layers, validation  # noqa: E402
 from ..world import MODES, World2D  # noqa: E402
 from .rects import RectMove, RectWorld  # noqa: E402
 
@@ -68,7 +87,7 @@ def _xywh(rect, name):
     return float(x), float(y), float(w), float(h)
 
 
-def world_from_rects(rects):
+def world_from_rects(rects, *, layer=0):
     """A :class:`~sidestep.World2D` of solid boxes, one per rect; ids are the list's indices.
 
     Parameters
@@ -76,6 +95,8 @@ def world_from_rects(rects):
     rects : sequence of pygame ``Rect``, ``FRect`` or ``(x, y, w, h)``
         Each covers ``[x, x + w] x [y, y + h]``; width and height must be
         positive.
+    layer : int or sequence of int
+        Their layer (0..31), one for all or one each.
 
     Returns
     -------
@@ -97,7 +118,7 @@ def world_from_rects(rects):
     world = World2D()
     if boxes:
         b = np.array(boxes)
-        world.add_boxes(b[:, 0:2], b[:, 0:2] + b[:, 2:4])
+        world.add_boxes(b[:, 0:2], b[:, 0:2] + b[:, 2:4], layer=layer)
     return world
 
 
@@ -139,24 +160,75 @@ class RectMover:
     mode : {"slide", "push", "block", "ghost"}
         ``slide`` (default) never overlaps and never tunnels; see
         :meth:`sidestep.World2D.move` for the others.
+    mask : int
+        The layers the rects it moves collide with (bit ``k`` for layer
+        ``k``; all by default). An attribute too.
     """
 
-    def __init__(self, world, *, mode="slide"):
+    def __init__(self, world, *, mode="slide", mask=layers.ALL):
         self.rects = world if isinstance(world, RectWorld) else RectWorld(world)
         self.mode = validation.choice(mode, "mode", MODES)
+        self.mask = layers.mask(mask)
+        self._moving = {}             # body -> [obstacle id, x, y, w, h when added]
+
+    def add_moving(self, rect, *, layer=0):
+        """Make ``rect`` a moving rect (a platform, a door) of the world; returns its id.
+
+        Move it with :meth:`place`; give the id to :meth:`move`'s ``ignore``.
+
+        Parameters
+        ----------
+        rect : pygame ``Rect``, ``FRect`` or ``(x, y, w, h)``
+            Where it is now.
+        layer : int
+            Its layer, 0..31.
+
+        Returns
+        -------
+        int
+            Its body id in the world (:meth:`sidestep.World2D.pose` reads its
+            offset from where it was added).
+        """
+        x, y, w, h = _xywh(rect, "rect")
+        oid = int(self.rects.add_boxes([(x, y)], [(x + w, y + h)], moving=True,
+                                       layer=layer)[0])
+        body = self.rects.add_body([oid])
+        self._moving[body] = [oid, x, y, w, h]
+        return body
+
+    def place(self, body, where):
+        """Put moving rect ``body`` at ``where``: its new ``(x, y)``, or a rect of its size.
+
+        A pose of the body (cost in proportion to it, no rebuild); nothing in
+        its way is pushed.
+        """
+        mine = self._moving.get(body)
+        if mine is None:
+            raise KeyError(f"no moving rect with id {body!r} (ids come from add_moving)")
+        if isinstance(where, (pygame.Rect, pygame.FRect)) or len(tuple(where)) == 4:
+            x, y, w, h = _xywh(where, "where")
+            if (w, h) != (mine[3], mine[4]):
+                raise ValueError(f"where must keep the moving rect's size {mine[3]:g} x "
+                                 f"{mine[4]:g}, got {w:g} x {h:g}")
+        else:
+            x, y = validation.xy(where, "where")
+        self.rects.set_pose(body, (x - mine[1], y - mine[2]))
 
     @property
     def world(self):
         """The :class:`~sidestep.World2D` the rects move in."""
         return self.rects.world
 
-    def move(self, rect, dx, dy):
+    def move(self, rect, dx, dy, *, ignore=()):
         """Where ``rect`` may go when it tries to move by ``(dx, dy)`` pixels.
 
         Parameters
         ----------
         rect : pygame ``Rect``, ``FRect`` or ``(x, y, w, h)``
         dx, dy : float
+        ignore : sequence of int
+            Moving rects (ids from :meth:`add_moving`) it passes through in
+            this move: the platform that carries it.
 
         Returns
         -------
@@ -168,7 +240,12 @@ class RectMover:
         d = (validation.number(dx, "dx"), validation.number(dy, "dy"))
         half = (0.5 * w, 0.5 * h)
         start = (x + half[0], y + half[1])
-        m = self.rects.move(start, half, d, mode=self.mode)
+        skip = []
+        for body in ignore:
+            if body not in self._moving:
+                raise KeyError(f"no moving rect with id {body!r} (ids come from add_moving)")
+            skip.append(self._moving[body][0])
+        m = self.rects.move(start, half, d, mode=self.mode, mask=self.mask, ignore=skip)
         ex, ey = (m.center - m.half_size).tolist()
         if isinstance(rect, pygame.Rect):
             places = _around(ex, ey, x, y, _integers)
@@ -177,7 +254,7 @@ class RectMover:
         if self.mode == "ghost":
             k = 0
         else:
-            k = self.rects.first_free(m.center, half, places)
+            k = self.rects.first_free(m.center, half, places, mask=self.mask)
         px, py = places[k] if k >= 0 else (x, y)
         kind = pygame.Rect if isinstance(rect, pygame.Rect) else pygame.FRect
         return Moved(kind(px, py, w, h), m)

@@ -21,10 +21,22 @@ of smallest coordinates (pygame's ``topleft`` with y down, arcade's
 ``(left, bottom)`` with y up). Obstacle ids in every answer are the ids of the
 caller's world, never the grown copies'.
 
-The grown copies follow the caller's world: one that gained or lost
-obstacles since (by any means) is rebuilt on the next call; obstacles added
-and removed through :meth:`RectWorld.add_boxes`, :meth:`RectWorld.add_polygon`
-and :meth:`RectWorld.remove` (moving platforms) update every copy in place.
+The grown copies follow the caller's world: one that changed since (by any
+means: obstacles added or removed, layers or poses set) is rebuilt on the next
+call; obstacles added and removed through :meth:`RectWorld.add_boxes`,
+:meth:`RectWorld.add_polygon` and :meth:`RectWorld.remove`, and bodies made
+and posed through :meth:`RectWorld.add_body` and :meth:`RectWorld.set_poses`,
+update every copy in place.
+
+Moving platforms are rigid bodies: add a platform's obstacles with
+``moving=True``, make them a body (:meth:`RectWorld.add_body`) and pose it
+each frame (:meth:`RectWorld.set_pose`): a body that only moves costs a pose
+in the caller's world and in each grown copy, never a rebuild; one that
+turned is grown again for its new angle in each copy (the rect does not turn
+with it), which rebuilds that copy's broadphase once. Every query takes a
+``mask`` (the layers it sees, as :meth:`World2D.move`) and moves, casts and
+overlap tests take ``ignore``: moving obstacles to pass through for that one
+call (a platform that carries the rect, in a world without it).
 
 Examples
 --------
@@ -48,10 +60,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import validation
+from .. import layers, validation
+from ..storage import FAMILIES
 from ..world import MODES, World2D
 from . import minkowski
-from .grown import GrownWorld
+from .grown import Body, GrownWorld, subset
+
+#: A grown world that gathered this many dead pieces (old pieces of turning bodies)
+#: is dropped, to be built afresh at its next use.
+COMPACT_DEAD = 2000
 
 #: How many rect sizes keep their grown world (least recently used dropped first).
 CACHE_SIZES = 8
@@ -115,6 +132,7 @@ class RectWorld:
         self._sides = int(circle_sides)
         self._grown = OrderedDict()       # (hx, hy) -> GrownWorld
         self._moving = set()              # ids added as moving
+        self._bodies = {}                 # body id -> grown.Body
         self._seen = self._state()
 
     @property
@@ -123,10 +141,9 @@ class RectWorld:
         return self._world
 
     def _state(self):
-        # Ids are never reused, so (ids handed out, ids alive) changes with every
-        # add and every remove: a grown world made at another state is stale.
-        store = self._world._store
-        return store.alive.size, len(self._world)
+        # The store counts its changes (adds, removals, layers, bodies, poses): a
+        # grown world made at another count is stale.
+        return self._world._store.version
 
     def grown(self, half_size):
         """The world grown by a rect of ``half_size`` (made on first use, then kept).
@@ -154,7 +171,7 @@ class RectWorld:
             bounds = self._world.bounds
             g = GrownWorld(np.array(key), self._sides,
                            0.0 if bounds is None else max(abs(b) for b in bounds))
-            g.build(self._world, self._moving)
+            g.build(self._world, self._moving, list(self._bodies.values()))
             self._grown[key] = g
             if len(self._grown) > CACHE_SIZES:
                 self._grown.popitem(last=False)
@@ -163,7 +180,8 @@ class RectWorld:
         return g
 
     # ---------------------------------------------------------------- moves
-    def move(self, center, half_size, displacement, mode="slide"):
+    def move(self, center, half_size, displacement, mode="slide", *, mask=layers.ALL,
+             ignore=()):
         """Move a rect of ``half_size`` centred at ``center`` by ``displacement``.
 
         Parameters
@@ -176,6 +194,11 @@ class RectWorld:
             stays put if the rect would overlap where it lands; ``push``
             pushes it out afterwards (fast moves can tunnel); ``ghost``
             ignores everything.
+        mask : int
+            The layers the rect collides with (bit ``k`` for layer ``k``).
+        ignore : sequence of int
+            Moving obstacles (added with ``moving=True`` or in a body) the rect
+            passes through in this move only.
 
         Returns
         -------
@@ -183,16 +206,27 @@ class RectWorld:
         """
         g = self.grown(half_size)
         start = validation.xy(center, "center")
+        mode = validation.choice(mode, "mode", MODES)
+        seen, hidden = _hide(g, mask, ignore)
+        try:
+            return self._move(g, start, displacement, mode, seen, hidden is None)
+        finally:
+            if hidden is not None:
+                g.show(ignore)
+
+    def _move(self, g, start, displacement, mode, mask, keep_rest):
         if mode == "slide":
             recovered = False
-            if start != g.rest and g.solid.clearance(start) < 0.0:
+            if (mask, start) != g.rest and g.solid.clearance(start, mask=mask) < 0.0:
                 # Inside the outline's void: its one-sided walls only keep a point
                 # from crossing them, so the solid pieces say where the nearest free
-                # spot is. (Skipped where the last slide ended: it is free.)
-                start = g.solid.move(start, (0.0, 0.0), radius=g.radius).position
+                # spot is. (Skipped where the last slide with this mask ended: it is
+                # free.)
+                start = g.solid.move(start, (0.0, 0.0), radius=g.radius, mask=mask).position
                 recovered = True
-            m = g.smooth.move(start, displacement, radius=g.radius)
-            g.rest = tuple(m.position.tolist()) if m.stop != "stuck" else None
+            m = g.smooth.move(start, displacement, radius=g.radius, mask=mask)
+            g.rest = (mask, tuple(m.position.tolist())) \
+                if m.stop != "stuck" and keep_rest else None
             recovered = recovered or m.recovered
         elif mode == "ghost":
             m = g.smooth.move(start, displacement, radius=g.radius, mode=mode)
@@ -200,15 +234,14 @@ class RectWorld:
         else:
             # Block and push test where the move lands: in the solid pieces (the
             # outline's void is not seen from deep inside), then the moving ones.
-            first = g.solid.move(start, displacement, radius=g.radius,
-                                 mode=validation.choice(mode, "mode", MODES))
+            first = g.solid.move(start, displacement, radius=g.radius, mode=mode, mask=mask)
             solid = [(int(g.solid_owner[c.obstacle]), c.normal) for c in first.contacts]
             if mode == "block" and first.stop == "blocked":
                 ids, normals = _unique(solid)
                 return RectMove(first.position, g.half_size, True, "blocked", ids, normals)
             m = g.smooth.move(start if mode == "block" else first.position,
                               displacement if mode == "block" else (0.0, 0.0),
-                              radius=g.radius, mode=mode)
+                              radius=g.radius, mode=mode, mask=mask)
             ids, normals = _unique(solid + _owned_contacts(g, m.contacts))
             hit = m.hit or first.hit
             stop = m.stop if mode == "block" else ("pushed" if hit else "done")
@@ -216,8 +249,10 @@ class RectWorld:
         ids, normals = _unique(_owned_contacts(g, m.contacts))
         return RectMove(m.position, g.half_size, m.hit, m.stop, ids, normals, recovered)
 
-    def cast(self, center, half_size, displacement):
+    def cast(self, center, half_size, displacement, *, mask=layers.ALL, ignore=()):
         """How far the rect can go along ``displacement`` before it touches something.
+
+        ``mask`` and ``ignore`` as for :meth:`move`.
 
         Returns
         -------
@@ -230,21 +265,67 @@ class RectWorld:
         d = validation.point(displacement, "displacement")
         length = float(np.hypot(d[0], d[1]))
         if length > 0.0:
-            hit = g.smooth.raycast(validation.point(center, "center"), d, max_distance=length)
+            start = validation.point(center, "center")
+            seen, hidden = _hide(g, mask, ignore)
+            try:
+                hit = g.smooth.raycast(start, d, max_distance=length, mask=seen)
+            finally:
+                if hidden is not None:
+                    g.show(ignore)
             if hit.hit:
                 return Cast(hit.distance / length, g.owner_at(hit.obstacle, hit.point),
                             hit.normal)
         return Cast(1.0, -1, np.full(2, np.nan))
 
-    def overlapping(self, center, half_size):
+    def overlapping(self, center, half_size, *, mask=layers.ALL, ignore=()):
         """Ids (the caller's, sorted) of the obstacles a rect touches or overlaps.
 
         Exact where the grown world is (boxes, grids, polygons, walls without
         clearance); near circles and rounded walls it may name an obstacle the
-        rect misses by up to 1.9 % of the radius.
+        rect misses by up to 1.9 % of the radius. ``mask`` and ``ignore`` as
+        for :meth:`move`.
         """
         g = self.grown(half_size)
-        return g.overlapping(validation.point(center, "center"))
+        point = validation.point(center, "center")
+        seen, hidden = _hide(g, mask, ignore)
+        try:
+            return g.overlapping(point, seen)
+        finally:
+            if hidden is not None:
+                g.show(ignore)
+
+    def escape(self, center, half_size, ids):
+        """The shortest displacement that takes a rect out of obstacles ``ids`` alone.
+
+        Everything else is left out: where a platform that turned into the
+        rect would push it. Zero when the rect overlaps none of them; at the
+        slide's gap (:meth:`gap`) from them otherwise.
+
+        Parameters
+        ----------
+        center : (2,) float64
+        half_size : (2,) float64
+        ids : sequence of int
+            Moving obstacles (added with ``moving=True`` or in a body).
+
+        Returns
+        -------
+        (2,) float64
+        """
+        g = self.grown(half_size)
+        start = validation.point(center, "center")
+        free = layers.ALL & ~g.used
+        if not len(ids) or not free:
+            if len(ids):
+                raise ValueError("escape needs a layer no obstacle is on; this world "
+                                 "uses all 32")
+            return np.zeros(2)
+        _, hidden = _hide(g, layers.ALL & ~free, ids)
+        try:
+            m = g.smooth.move(start, (0.0, 0.0), radius=g.radius, mask=1 << hidden)
+        finally:
+            g.show(ids)
+        return m.position - start
 
     def gap(self, half_size):
         """How far (at most) a slide leaves a rect of ``half_size`` from what it touches.
@@ -255,7 +336,7 @@ class RectWorld:
         g = self.grown(half_size)
         return g.radius + g.smooth.skin
 
-    def first_free(self, center, half_size, corners):
+    def first_free(self, center, half_size, corners, *, mask=layers.ALL):
         """The first of some candidate places for a rect that is free and reachable.
 
         Engines keep rects in integers (pygame's ``Rect``) or float32
@@ -273,6 +354,8 @@ class RectWorld:
         half_size : (2,) float64
         corners : (k, 2) float64
             Candidate min corners (``center - half_size`` of each place).
+        mask : int
+            The layers that count (as for :meth:`move`).
 
         Returns
         -------
@@ -282,60 +365,125 @@ class RectWorld:
         g = self.grown(half_size)
         start = validation.point(center, "center")
         places, _ = validation.points(corners, "corners", allow_single=False)
-        return g.first_free(start, places + g.half_size)
+        return g.first_free(start, places + g.half_size, layers.mask(mask) & g.used)
 
     # ------------------------------------------------------------ obstacles
-    def add_boxes(self, mins, maxs, *, moving=False):
-        """Add boxes to the world and to every grown copy; returns their ids.
+    def add_boxes(self, mins, maxs, *, moving=False, layer=0):
+        """Add boxes to the world and to every grown copy, on ``layer``; returns their ids.
 
-        ``moving=True`` for obstacles that will move (platforms: remove them
-        and add them at their new place): they stay boxes of their own in the
-        grown worlds, outside the still boxes' merged outline, so moving them
-        never rebuilds it.
+        ``moving=True`` for obstacles that will move (platforms: make them a
+        body, :meth:`add_body`): they stay boxes of their own in the grown
+        worlds, outside the still boxes' merged outline, so moving them never
+        rebuilds it.
         """
         fresh = self._state() == self._seen
-        ids = self._world.add_boxes(mins, maxs)
+        ids = self._world.add_boxes(mins, maxs, layer=layer)
         if moving:
             self._moving.update(ids.tolist())
         if fresh:          # the world took them, so they are valid (n, 2) boxes
             geometry = {"mins": np.asarray(mins, np.float64).reshape(-1, 2),
                         "maxs": np.asarray(maxs, np.float64).reshape(-1, 2)}
-            self._grow("box", ids, geometry, moving)
+            self._grow("box", ids, geometry, moving, layer)
         return ids
 
-    def add_polygon(self, vertices, *, moving=False):
+    def add_polygon(self, vertices, *, moving=False, layer=0):
         """Add a simple polygon to the world and to every grown copy; returns its id.
 
-        ``moving`` as for :meth:`add_boxes`.
+        ``moving`` and ``layer`` as for :meth:`add_boxes`.
         """
         fresh = self._state() == self._seen
-        oid = self._world.add_polygon(vertices)
+        oid = self._world.add_polygon(vertices, layer=layer)
         if moving:
             self._moving.add(oid)
         if fresh:
             self._grow("polygon", [oid], {"vertices": [np.asarray(vertices, np.float64)]},
-                       moving)
+                       moving, layer)
         return oid
+
+    def add_body(self, ids):
+        """Make obstacles ``ids`` one rigid body, in the world and every grown copy.
+
+        As :meth:`World2D.add_body`: their coordinates now are the body's own
+        frame; returns the body's id. Give them ``moving=True`` when adding
+        them (else the grown copies are rebuilt once, to take them out of the
+        merged outline). Pose it with :meth:`set_pose`, not the world's own
+        (which the grown copies would only see by a rebuild).
+        """
+        fresh = self._state() == self._seen
+        arr = np.atleast_1d(np.asarray(ids, dtype=np.int64))
+        frame = []
+        for family in FAMILIES:           # the body's frame: its obstacles as they are now
+            g = self._world.geometry(family)
+            keep = np.isin(g["ids"], arr)
+            if keep.any():
+                frame.append((family, subset(g, keep)))
+        body = self._world.add_body(arr)
+        record = Body(body, arr, frame)
+        self._bodies[body] = record
+        still = set(arr.tolist()) - self._moving
+        self._moving.update(arr.tolist())
+        if fresh:
+            if still:
+                self._grown.clear()
+            for g in self._grown.values():
+                g.add_body(record)
+            self._seen = self._state()
+        return body
+
+    def set_pose(self, body, position, angle=0.0, dt=1.0):
+        """Put ``body`` at ``position``, turned by ``angle`` (radians, counter-clockwise),
+        in the world and every grown copy: :meth:`World2D.set_pose`."""
+        self.set_poses([body], [position], [angle], dt)
+
+    def set_poses(self, bodies, positions, angles=0.0, dt=1.0):
+        """:meth:`set_pose` for many bodies: ``bodies (k,)``, ``positions (k, 2)``,
+        ``angles`` a number or ``(k,)``."""
+        fresh = self._state() == self._seen
+        self._world.set_poses(bodies, positions, angles, dt)       # checks them
+        b = np.atleast_1d(np.asarray(bodies, dtype=np.int64))
+        p = np.asarray(positions, dtype=np.float64).reshape(-1, 2)
+        a = np.broadcast_to(np.asarray(angles, dtype=np.float64), b.shape)
+        records = []
+        for k, body in enumerate(b.tolist()):
+            record = self._bodies[body]
+            record.position = p[k].copy()
+            record.angle = float(a[k])
+            records.append(record)
+        if fresh:
+            for key in list(self._grown):
+                g = self._grown[key]
+                g.pose(records)
+                if g.dead > COMPACT_DEAD:
+                    del self._grown[key]
+            self._seen = self._state()
 
     def remove(self, ids):
         """Remove obstacles from the world and from every grown copy.
 
-        Removing a still obstacle (not added as ``moving``) rebuilds the grown
-        worlds when they are next used.
+        Removing a still obstacle (not added as ``moving``), or one in a
+        body, rebuilds the grown worlds when they are next used.
         """
         fresh = self._state() == self._seen
         self._world.remove(ids)
         arr = np.atleast_1d(np.asarray(ids, dtype=np.int64))
         self._moving.difference_update(arr.tolist())
+        gone = set(arr.tolist())
+        for body, record in list(self._bodies.items()):
+            if gone.intersection(record.ids.tolist()):
+                fresh = False          # its frame changes: rebuilt when next used
+                live = [i for i in record.ids.tolist() if i not in gone]
+                record.ids = np.array(live, dtype=np.int64)
+                record.frame = [(f, subset(g, np.isin(g["ids"], record.ids)))
+                                for f, g in record.frame]
         if fresh:
             for key in list(self._grown):
                 if not self._grown[key].remove(arr):      # merged: rebuilt when next used
                     del self._grown[key]
             self._seen = self._state()
 
-    def _grow(self, family, ids, geometry, moving):
+    def _grow(self, family, ids, geometry, moving, layer):
         for g in self._grown.values():
-            g.add(ids, family, geometry, moving)
+            g.add(ids, family, geometry, moving, layer)
         self._seen = self._state()
 
 
@@ -357,6 +505,29 @@ def _half(value):
     if not (p[0] > 0.0 and p[1] > 0.0):
         raise ValueError(f"half_size must be positive on both axes, got {p.tolist()}")
     return float(p[0]), float(p[1])
+
+
+def _hide(grown, mask, ignore):
+    """The mask a query of ``grown`` uses, and the layer its ``ignore`` obstacles were
+    put on for it (None if none: then nothing is to be shown again).
+
+    The pieces ignored go to a layer no piece the query sees is on: the
+    highest left out of ``mask`` or unused.
+    """
+    seen = layers.mask(mask) & grown.used
+    if not len(ignore):
+        return seen, None
+    free = layers.ALL & ~seen
+    if not free:
+        raise ValueError("ignore needs a layer that the mask leaves out or no obstacle "
+                         "is on; this world uses all 32 and the mask sees them all")
+    for o in ignore:
+        if int(o) in grown._merged:
+            raise ValueError(f"ignore takes moving obstacles (added with moving=True or "
+                             f"in a body); obstacle {int(o)} is not one")
+    hidden = free.bit_length() - 1
+    grown.hide(ignore, hidden)
+    return seen, hidden
 
 
 def _owned_contacts(grown, contacts):
