@@ -166,15 +166,3 @@ class Bodies:
         linear = (self.position[body] - self.previous_position[body]) / dt
         angular = poses.angular_velocity(self.previous_rotation[body], self.rotation[body], dt)
         return linear, angular
-
-    def velocity_at(self, body: int, point: FloatArray) -> FloatArray:
-        """Velocity of the body's material at world ``point``: what a rider there inherits.
-
-        The point's displacement over the last ``set_pose`` (from where the
-        previous pose had it to where the new one has it) over ``dt``, exact
-        for any turn, not the linearised ``v + w x r``.
-        """
-        local = self.rotation[body].T @ (point - self.position[body])
-        before = self.previous_rotation[body] @ local + self.previous_position[body]
-        out: FloatArray = (point - before) / float(self.dt[body])
-        return out

@@ -15,7 +15,6 @@ is what :meth:`~sidestep.World3D.pose` gives back.
 [0.0, 0.0, 1.570796326795]
 """
 import math
-import numbers
 
 import numpy as np
 
@@ -26,23 +25,6 @@ from ._types import FloatArray
 #: How far from unit a quaternion's length, or from orthonormal a matrix, may be
 #: (rounding in the caller's own maths); it is then normalised.
 UNIT_TOLERANCE = 1e-6
-
-
-def turn(angle: float) -> FloatArray:
-    """``(2, 2)`` matrix of the counter-clockwise turn by ``angle`` radians."""
-    c = math.cos(angle)
-    s = math.sin(angle)
-    return np.array([[c, -s], [s, c]])
-
-
-def angle_of(value: object, name: str = "angle") -> float:
-    """A finite angle in radians (a clear error otherwise)."""
-    if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating)):
-        raise TypeError(f"{name} must be a number of radians, got {value!r}")
-    a = float(value)
-    if not math.isfinite(a):
-        raise ValueError(f"{name} must be finite, got {a}")
-    return a
 
 
 def rotation(value: object, name: str = "rotation") -> FloatArray:

@@ -653,7 +653,7 @@ class World3D(ObstacleIds):
         (closed-form sweeps against each primitive the shape's swept box
         meets in the hierarchy), then the shape stops a quarter of
         :attr:`skin` before it along the displacement
-        (:data:`~sidestep.kernels3d.cast.BACK_OFF`; 0 if it started nearer):
+        (:data:`~sidestep.kernels.cast.BACK_OFF`; 0 if it started nearer):
         at ``position + fraction * displacement`` it overlaps nothing (its
         clearance is at least ``radius``, to rounding), it stands off the
         surface by at most a quarter skin, and the exact contact is at most

@@ -19,7 +19,7 @@ The steps of a cast:
 3. The sweep: every other primitive is swept exactly
    (:func:`~.world.sweep_prim`, closed-form events; the cylinder's a
    first-root search to a thousandth of the skin, never past the contact).
-4. The stand-off: the shape stops :data:`BACK_OFF` skins short of the
+4. The stand-off: the shape stops :data:`~sidestep.kernels.cast.BACK_OFF` skins short of the
    exact contact along ``d``, as the 2D casts do.
 
 The promise, "exact to the skin, never late": at ``p + fraction * d`` the
@@ -32,6 +32,7 @@ import numpy as np
 from numba import njit
 
 from ..kernels.row_queue import next_rows
+from ..kernels.cast import BACK_OFF
 from . import bvh as _bvh
 from .world import (beyond_prim, borrowed, core, prim_alive, prim_box, separation_prim,
                     sweep_prim)
@@ -39,16 +40,10 @@ from .world import (beyond_prim, borrowed, core, prim_alive, prim_box, separatio
 #: How far outside a contact (in skins) the cylinder's searched sweep may
 #: stop: as the slide's (:data:`.moves._TOLERANCE`), far inside the skin.
 _TOLERANCE = 1e-3
-#: Skins the answer backs off from the exact contact along the motion, as
-#: the 2D casts' (:data:`sidestep.kernels.cast.BACK_OFF`). Rounding moves a
-#: sweep's fraction by a few ulps of the coordinates over ``|d|``, far below
-#: a quarter skin wherever the tolerances allow coordinates (1e8: a step of
-#: 1.5e-8), so the shape there never overlaps; at a grazing contact, where
-#: backing off gains little separation, rounding the fraction changes the
-#: separation only to second order. A quarter skin is where a slide's safety
-#: net lets agents end (:data:`sidestep.tolerances.SKIN`): a move or a cast
-#: from the stop sees the obstacle as a contact, not as an overlap.
-BACK_OFF = 0.25
+# BACK_OFF (imported from the 2D casts, one figure for both halves): skins the answer
+# backs off from the exact contact along the motion. Rounding moves a sweep's fraction
+# by a few ulps of the coordinates over |d|, far below a quarter skin, so the shape there
+# never overlaps; at a grazing contact rounding changes the separation only to second order.
 #: The broadphase box is grown by this share of its coordinates' size on top
 #: of the radius, so rounding of the slabs never drops a primitive whose
 #: exact contact lies on the box's face.
@@ -82,7 +77,7 @@ def cast_shape(world, px, py, pz, dx, dy, dz, radius, half, up, skin, nodes, key
     up : int
         0, 1 or 2.
     skin : float > 0
-        The world's skin: the answer stops :data:`BACK_OFF` skins before
+        The world's skin: the answer stops :data:`~sidestep.kernels.cast.BACK_OFF` skins before
         the exact contact, along ``d``.
     nodes, keys, state
         The hierarchy's cursor scratch (:func:`~.bvh.new_cursor`).
