@@ -40,6 +40,7 @@ crowd.step([(1.0, 0.0), (-1.0, 0.0)])         # a second step: agents at rest ar
 bar = world.add_body(world.add_walls([(-4.0, 4.0)], [(-2.0, 4.0)], 0.1))
 world.set_pose(bar, (0.0, 0.5), 0.3)
 crowd.step([(1.0, 0.0), (-1.0, 0.0)])         # a body moved: it sweeps past the agents
+crowd.step([(1.0, 0.0), (-1.0, 0.0)], avoid=True)   # avoiding its neighbours
 walker = sidestep.Agent(world, (-3.0, 4.6), radius=0.25)
 world.set_pose(bar, (0.0, 0.6), 0.4)
 walker.step(0.0, 0.0)

@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from . import layers, validation
+from .avoidance import Avoidance, avoidance, avoided
 from ._types import BoolArray, CrowdMode, FloatArray, Ids, IntArray, Numbers, Points2
 from .kernels import carry as _carry
 from .kernels import crowd as _kc
@@ -91,12 +92,13 @@ class _Agents:
     figures every step works out first."""
 
     __slots__ = ("_mask", "_since", "_positions", "_radii", "_weights", "_ids", "_next_id",
-                 "_separation", "_pressure", "_history")
+                 "_separation", "_pressure", "_history", "_motions")
 
     #: Coordinates of a position.
     _DIM = 2
     #: The per-agent arrays, row ``k`` for the agent ``_ids[k]``.
-    _ROWS: tuple[str, ...] = ("_positions", "_radii", "_weights", "_ids", "_pressure")
+    _ROWS: tuple[str, ...] = ("_positions", "_radii", "_weights", "_ids", "_pressure",
+                              "_motions")
 
     _positions: FloatArray
     _radii: FloatArray
@@ -106,6 +108,8 @@ class _Agents:
     _separation: float | None
     _pressure: FloatArray
     _history: "_History | None"
+    #: ``(n, 2)``: each agent's motion in the last step, in the crowd's plane (avoidance).
+    _motions: FloatArray
 
     def _start(self, separation: float | None, mask: int) -> None:
         self._positions = np.empty((0, self._DIM))
@@ -113,6 +117,7 @@ class _Agents:
         self._weights = np.empty(0)
         self._ids = np.empty(0, dtype=np.int64)
         self._pressure = np.empty((0, self._DIM))
+        self._motions = np.empty((0, 2))
         self._next_id = 0
         self._history = None
         self._separation = None if separation is None else validation.length(
@@ -128,7 +133,7 @@ class _Agents:
         w = np.ones(k) if weights is None else _weights(weights, k)
         ids = np.arange(self._next_id, self._next_id + k, dtype=np.int64)
         rows = {"_positions": positions, "_radii": radii, "_weights": w, "_ids": ids,
-                "_pressure": np.zeros((k, self._DIM)), **more}
+                "_pressure": np.zeros((k, self._DIM)), "_motions": np.zeros((k, 2)), **more}
         for name in self._ROWS:
             setattr(self, name, np.concatenate([getattr(self, name), rows[name]]))
         self._next_id += k
@@ -170,10 +175,15 @@ class _Agents:
         """``(n,) float64``, read-only."""
         return _read_only(self._weights)
 
-    def _prelude(self, displacements: object, mode: str,
-                 skin: float) -> tuple[FloatArray, int, FloatArray, float, float, float, float]:
+    def _plane(self) -> list[int]:
+        """The columns of a position in the crowd's plane (where agents avoid each other)."""
+        return [0, 1]
+
+    def _prelude(self, displacements: object, mode: str, skin: float, avoid: object
+                 ) -> tuple[FloatArray, int, FloatArray, float, float, float, float]:
         """A step's checked input and first figures: ``(d, mode code, intents, rmax, dmax,
-        separation, cell)`` (see :func:`sidestep.kernels.crowd.crowd_step`); ``cell`` is
+        separation, cell)`` (see :func:`sidestep.kernels.crowd.crowd_step`); ``d`` turned
+        aside from the neighbours when ``avoid`` (:mod:`sidestep.avoidance`); ``cell`` is
         the least cell of the agents' grid: two agents' reach (each its radius and the most
         an agent moves, ``dmax + separation``)."""
         n = len(self._ids)
@@ -185,6 +195,14 @@ class _Agents:
             # would compile another version of each on first use, for seconds.
             d = d.copy()
         code = _MODE_CODES[validation.choice(mode, "mode", CROWD_MODES)]
+        settings = avoidance(avoid)
+        if settings is not None and n:
+            plane = self._plane()
+            turned = avoided(settings, np.ascontiguousarray(self._positions[:, plane]),
+                             self._radii, self._weights, self._motions,
+                             np.ascontiguousarray(d[:, plane]))
+            d = d.copy()
+            d[:, plane] = turned
         intents, dmax, rmax = _kc.step_figures(d, self._pressure, self._radii)
         # Rounded up a little, so that it stays the same from step to step (agents at rest).
         dmax = _round_up(dmax)
@@ -243,6 +261,7 @@ class _Agents:
         then take the ends and the pressure."""
         self._history = _History(params, self._positions, flat, d.copy(), self._pressure,
                                  stops, obstacles, open_cells)
+        self._motions = np.ascontiguousarray((out - self._positions)[:, self._plane()])
         self._positions = out
         self._pressure = pressure
 
@@ -324,7 +343,8 @@ class Crowd(_Agents):
         squeezed: BoolArray = flags == 2
         return squeezed
 
-    def step(self, displacements: Points2, mode: CrowdMode = "slide") -> CrowdStep:
+    def step(self, displacements: Points2, mode: CrowdMode = "slide", *,
+             avoid: bool | Avoidance = False) -> CrowdStep:
         """Move every agent at once by its displacement.
 
         Parameters
@@ -332,6 +352,12 @@ class Crowd(_Agents):
         displacements : (n, 2) float64
             In the order of :attr:`ids`.
         mode : {"slide", "block", "ghost"}
+        avoid : bool or Avoidance
+            Local avoidance (:mod:`sidestep.avoidance`): each displacement is first
+            turned aside from the neighbours' motions (``True``: the default
+            :class:`~sidestep.avoidance.Avoidance`). Agents then pass each other, form
+            lanes in counterflow and drain through doors instead of pressing and
+            waiting; the promise below holds either way.
 
         Returns
         -------
@@ -350,7 +376,8 @@ class Crowd(_Agents):
         n = len(self._ids)
         world = self._world
         skin, margin, slack, min_motion = world._tolerances()
-        d, code, intents, rmax, dmax, separation, cell = self._prelude(displacements, mode, skin)
+        d, code, intents, rmax, dmax, separation, cell = self._prelude(displacements, mode, skin,
+                                                                      avoid)
         squeezed = self._carried(world, skin, margin, slack, min_motion)
         p = self._positions
         grid = _kc.grid_agents(p, cell)

@@ -17,6 +17,7 @@ import numpy as np
 
 from . import carry3d as _carry3d
 from . import validation
+from .avoidance import Avoidance
 from .layers import ALL
 from ._types import CrowdMode, FloatArray, IntArray, Numbers, Points3
 from .crowd import CrowdStep, _Agents, _cells, _read_only
@@ -152,7 +153,13 @@ class Crowd3D(_Agents):
         return _read_only(self._heights)
 
     # --------------------------------------------------------------- step
-    def step(self, displacements: Points3, mode: CrowdMode = "slide") -> CrowdStep:
+    def _plane(self) -> list[int]:
+        """The ground plane's columns (the horizontal axes: agents avoid each other in it)."""
+        up = self._world._up
+        return [(up + 1) % 3, (up + 2) % 3]
+
+    def step(self, displacements: Points3, mode: CrowdMode = "slide", *,
+             avoid: bool | Avoidance = False) -> CrowdStep:
         """Move every agent at once by its displacement.
 
         Parameters
@@ -163,6 +170,8 @@ class Crowd3D(_Agents):
         mode : {"slide", "block", "ghost"}
             As :meth:`Crowd.step`; ``ghost`` is ``World3D.move_many`` in
             ``slide``.
+        avoid : bool or Avoidance
+            As :meth:`Crowd.step`: agents avoid each other in the ground plane.
 
         Returns
         -------
@@ -184,7 +193,8 @@ class Crowd3D(_Agents):
         world = self._world
         up = world._up
         skin, margin, slack, min_motion = world._tolerances()
-        d, code, intents, rmax, dmax, separation, cell = self._prelude(displacements, mode, skin)
+        d, code, intents, rmax, dmax, separation, cell = self._prelude(displacements, mode, skin,
+                                                                      avoid)
         squeezed = None
         bodies = world._store.bodies
         if bodies.count > self._since and n:

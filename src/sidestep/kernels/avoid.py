@@ -1,0 +1,310 @@
+"""Local avoidance: the velocity each agent of a crowd asks for, chosen near its wish so that
+it keeps clear of its neighbours' motions over a short horizon.
+
+A crowd's step (:mod:`sidestep.kernels.crowd`, :mod:`sidestep.kernels3d.crowd`) keeps
+agents apart exactly, but only within the step: agents walking into each other meet, press
+and wait. With avoidance on, each agent's displacement is first turned aside so that,
+were every neighbour to keep the motion it made last step, none of them would come within
+reach of it within ``horizon`` steps. This is the reciprocal velocity obstacle of
+van den Berg, Guy, Lin and Manocha ("Reciprocal n-body collision avoidance", 2011: ORCA):
+
+1. For each of the ``neighbours`` nearest agents ``j`` within reach, the relative
+   velocity ``v_k - v_j`` that leads to contact within the horizon lies in a truncated
+   cone (the velocity obstacle). ``u`` is the smallest change of the relative velocity
+   that leaves the cone; agent ``k`` takes its share of it (by weight, as the crowd
+   shares a gap: half each for equals, none for an agent of infinite weight, all of it
+   when the neighbour stands still with nothing asked) and the velocities beyond that
+   change make a half-plane of allowed velocities.
+2. The displacement asked for, tilted by up to ``lanes`` radians to one side (the same
+   side for every agent, so groups meeting head-on keep to their own side of each other
+   and form lanes) while an oncoming or standing agent is near ahead, is the preferred
+   velocity; the answer is the velocity nearest it, no longer than the displacement
+   asked, in every half-plane (a two-dimensional linear program, one half-plane at a
+   time, nearest neighbour first). When the half-planes leave no velocity, the answer keeps to the
+   half-planes of the nearer neighbours it could meet and stops there.
+
+An agent whose wish already keeps to every half-plane gets its wish, to the bit: agents at
+rest with nothing coming stay at rest, and one walking in free space walks as asked.
+
+Velocities are in world units per step (a step is one call of the crowd's ``step``);
+positions and motions are the crowd's plane (the ground plane for :class:`~sidestep.Crowd3D`).
+Each agent's answer depends only on the positions, radii, weights, last motions and wishes
+(never on its row order nor the thread): the threads share the rows.
+"""
+import math
+
+import numpy as np
+from numba import njit
+
+from .crowd import _share, grid_window
+from .row_queue import next_rows
+
+#: Half-plane fields: ``nx, ny, bound`` (allowed: ``n . v <= bound``), and the line's point.
+_FIELDS = 5
+#: Below this speed (a fraction of the agent's own wish), a neighbour counts as standing
+#: still: the agent takes the whole of the avoiding.
+_STILL = 1e-9
+LANE_MAX = 2.0
+
+
+@njit(cache=True, forceinline=True)
+def _half_plane(pvx, pvy, rx, ry, rvx, rvy, reach, horizon, share, out, row):
+    """The half-plane of agent velocities that avoid a neighbour at ``rel = (rx, ry)``
+    (from the agent to it) with relative velocity ``rel_v = (rvx, rvy)`` (the agent's
+    last motion less the neighbour's) within ``horizon`` steps, ``reach`` the sum of their
+    radii, of which the agent takes ``share`` (``pvx, pvy``: the agent's own last motion).
+    Writes row ``row`` of ``out``: the outward normal ``n``, the bound ``b`` (allowed:
+    ``n . v <= b``) and the line's point."""
+    dist2 = rx * rx + ry * ry
+    r2 = reach * reach
+    if dist2 > r2:
+        # w: the relative velocity seen from the centre of the cone's cut-off disc.
+        wx = rvx - rx / horizon
+        wy = rvy - ry / horizon
+        w2 = wx * wx + wy * wy
+        along = wx * rx + wy * ry
+        if along < 0.0 and along * along > r2 * w2:
+            # Nearest the cut-off disc: leave it along w.
+            wl = math.sqrt(w2)
+            ux = wx / wl
+            uy = wy / wl
+            cut = reach / horizon - wl
+            du_x = cut * ux
+            du_y = cut * uy
+            nx = -ux
+            ny = -uy
+        else:
+            # Nearest one of the cone's legs: project the relative velocity onto it.
+            leg = math.sqrt(dist2 - r2)
+            if rx * wy - ry * wx > 0.0:
+                dx = (rx * leg - ry * reach) / dist2
+                dy = (rx * reach + ry * leg) / dist2
+            else:
+                dx = -(rx * leg + ry * reach) / dist2
+                dy = -(-rx * reach + ry * leg) / dist2
+            t = rvx * dx + rvy * dy
+            du_x = t * dx - rvx
+            du_y = t * dy - rvy
+            # Into the cone (towards rel) across the leg: the side not allowed.
+            nx = dy
+            ny = -dx
+            if nx * rx + ny * ry < 0.0:
+                nx = -nx
+                ny = -ny
+    else:
+        # Already within reach: leave it within one step.
+        wx = rvx - rx
+        wy = rvy - ry
+        wl = math.sqrt(wx * wx + wy * wy)
+        if wl > 0.0:
+            ux = wx / wl
+            uy = wy / wl
+        else:
+            d = math.sqrt(dist2)
+            ux = -rx / d if d > 0.0 else 1.0
+            uy = -ry / d if d > 0.0 else 0.0
+        cut = reach - wl
+        du_x = cut * ux
+        du_y = cut * uy
+        nx = -ux
+        ny = -uy
+    qx = pvx + share * du_x
+    qy = pvy + share * du_y
+    out[row, 0] = nx
+    out[row, 1] = ny
+    out[row, 2] = nx * qx + ny * qy
+    out[row, 3] = qx
+    out[row, 4] = qy
+
+
+@njit(cache=True, forceinline=True)
+def _on_line(lines, row, vmax, prefer_x, prefer_y):
+    """The point of line ``row`` (of ``lines``) nearest ``prefer`` within the disc
+    ``|v| <= vmax`` and the half-planes of the rows before it: ``(vx, vy, ok)``."""
+    nx = lines[row, 0]
+    ny = lines[row, 1]
+    qx = lines[row, 3]
+    qy = lines[row, 4]
+    # The line: q + t * (dx, dy), along it.
+    dx = -ny
+    dy = nx
+    b = qx * dx + qy * dy
+    c = qx * qx + qy * qy - vmax * vmax
+    disc = b * b - c
+    if disc < 0.0:
+        return 0.0, 0.0, False
+    root = math.sqrt(disc)
+    lo = -b - root
+    hi = -b + root
+    for a in range(row):
+        mx = lines[a, 0]
+        my = lines[a, 1]
+        toward = mx * dx + my * dy
+        room = lines[a, 2] - (mx * qx + my * qy)
+        if abs(toward) < 1e-12:
+            if room < 0.0:
+                return 0.0, 0.0, False
+            continue
+        t = room / toward
+        if toward > 0.0:
+            hi = min(hi, t)
+        else:
+            lo = max(lo, t)
+        if lo > hi:
+            return 0.0, 0.0, False
+    t = (prefer_x - qx) * dx + (prefer_y - qy) * dy
+    t = min(max(t, lo), hi)
+    return qx + t * dx, qy + t * dy, True
+
+
+@njit(cache=True)
+def _choose(lines, count, vmax, prefer_x, prefer_y):
+    """The velocity nearest ``prefer`` with ``|v| <= vmax`` in every half-plane of
+    ``lines[:count]``, added in their order; where they leave none, the answer for the
+    half-planes before the first that could not be met."""
+    vx = prefer_x
+    vy = prefer_y
+    speed2 = vx * vx + vy * vy
+    if speed2 > vmax * vmax:
+        f = vmax / math.sqrt(speed2)
+        vx *= f
+        vy *= f
+    for row in range(count):
+        if lines[row, 0] * vx + lines[row, 1] * vy > lines[row, 2]:
+            ax, ay, ok = _on_line(lines, row, vmax, prefer_x, prefer_y)
+            if not ok:
+                return vx, vy
+            vx = ax
+            vy = ay
+    return vx, vy
+
+
+@njit(cache=True, forceinline=True)
+def _keeps(lines, count, vx, vy):
+    for row in range(count):
+        if lines[row, 0] * vx + lines[row, 1] * vy > lines[row, 2]:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def avoid_rows(positions, radii, weights, motions, wishes, ox, oy, size, nx, ny, start, items,
+               horizon, lanes, neighbours, reach, out, queue):
+    """Every agent's avoiding displacement, for the rows taken from ``queue``.
+
+    Parameters
+    ----------
+    positions, motions, wishes : (n, 2) float64
+        The agents' positions, last steps' motions and the displacements asked for, in the
+        crowd's plane (world units; motions and wishes per step).
+    radii, weights : (n,) float64
+    ox, oy, size, nx, ny, start, items
+        :func:`~sidestep.kernels.crowd.grid_agents` over ``positions`` with cells of at
+        least ``reach``.
+    horizon : float > 0
+        Steps ahead an agent keeps clear of its neighbours.
+    lanes : float >= 0
+        The preferred velocity's tilt (radians) while an oncoming agent is near ahead.
+    neighbours : int >= 1
+        Nearest agents an agent avoids, at most.
+    reach : float
+        Neighbours farther than this (centre to centre) are not seen.
+    out : (n, 2) float64
+        Each agent's displacement (row by agent index).
+    queue : (3,) int64
+        :mod:`~sidestep.kernels.row_queue`.
+    """
+    lines = np.empty((neighbours, _FIELDS))
+    near = np.empty(neighbours, dtype=np.int64)
+    near_d = np.empty(neighbours)
+    inverse = 1.0 / size
+    while True:
+        first, stop = next_rows(queue)
+        if first >= stop:
+            break
+        for k in range(first, stop):
+            px = positions[k, 0]
+            py = positions[k, 1]
+            wx = wishes[k, 0]
+            wy = wishes[k, 1]
+            speed = math.sqrt(wx * wx + wy * wy)
+            out[k, 0] = wx
+            out[k, 1] = wy
+            if speed == 0.0 or math.isinf(weights[k]):
+                # Nothing asked (it stays, and makes way only when pushed), or never gives
+                # way: the wish stands.
+                continue
+            # The nearest neighbours within reach, nearest first.
+            count = 0
+            i0, i1, j0, j1 = grid_window(px, py, reach, ox, oy, inverse, nx, ny)
+            for cj in range(j0, j1 + 1):
+                for ci in range(i0, i1 + 1):
+                    c = cj * nx + ci
+                    for t in range(start[c], start[c + 1]):
+                        j = items[t]
+                        if j == k:
+                            continue
+                        ex = positions[j, 0] - px
+                        ey = positions[j, 1] - py
+                        d2 = ex * ex + ey * ey
+                        if d2 >= reach * reach:
+                            continue
+                        if count == neighbours and d2 >= near_d[count - 1]:
+                            continue
+                        # Insert, keeping the list sorted (ties by index: the order of rows
+                        # in the grid's cells never decides).
+                        at = count if count < neighbours else neighbours - 1
+                        while at > 0 and (near_d[at - 1] > d2 or
+                                          (near_d[at - 1] == d2 and near[at - 1] > j)):
+                            if at < neighbours:
+                                near_d[at] = near_d[at - 1]
+                                near[at] = near[at - 1]
+                            at -= 1
+                        near_d[at] = d2
+                        near[at] = j
+                        if count < neighbours:
+                            count += 1
+            if count == 0:
+                continue
+            # Lanes: tilt the wish to the same side while an oncoming agent is near ahead.
+            mvx = motions[k, 0]
+            mvy = motions[k, 1]
+            prefer_x = wx
+            prefer_y = wy
+            if lanes > 0.0:
+                oncoming = 0.0
+                look = radii[k] + horizon * speed
+                for a in range(count):
+                    j = near[a]
+                    ex = positions[j, 0] - px
+                    ey = positions[j, 1] - py
+                    ahead = ex * wx + ey * wy
+                    # Oncoming: it asks to go against this one's wish (asks, not moves:
+                    # two groups pressed face to face still part), or it stands in the
+                    # way (straight at it, the velocity obstacle only slows one down).
+                    wj = math.sqrt(wishes[j, 0] ** 2 + wishes[j, 1] ** 2)
+                    facing = wishes[j, 0] * wx + wishes[j, 1] * wy
+                    d = math.sqrt(near_d[a])
+                    if ahead > 0.0 and (facing < -0.25 * speed * wj or wj == 0.0) and \
+                            d < look + radii[j]:
+                        oncoming += 1.0 - d / (look + radii[j])
+                if oncoming > 0.0:
+                    angle = -lanes * min(LANE_MAX, oncoming)
+                    cos = math.cos(angle)
+                    sin = math.sin(angle)
+                    prefer_x = wx * cos - wy * sin
+                    prefer_y = wx * sin + wy * cos
+            for a in range(count):
+                j = near[a]
+                mj2 = motions[j, 0] ** 2 + motions[j, 1] ** 2
+                wj2 = wishes[j, 0] ** 2 + wishes[j, 1] ** 2
+                standing = mj2 <= (_STILL * speed) ** 2 and wj2 == 0.0
+                share = 1.0 if standing else _share(weights[j], weights[k])
+                _half_plane(mvx, mvy, positions[j, 0] - px, positions[j, 1] - py,
+                            mvx - motions[j, 0], mvy - motions[j, 1], radii[k] + radii[j],
+                            horizon, share, lines, a)
+            if _keeps(lines, count, prefer_x, prefer_y) and prefer_x == wx and prefer_y == wy:
+                continue
+            vx, vy = _choose(lines, count, speed, prefer_x, prefer_y)
+            out[k, 0] = vx
+            out[k, 1] = vy

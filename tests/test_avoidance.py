@@ -1,0 +1,174 @@
+"""Local avoidance (``avoid=`` of Crowd.step and Crowd3D.step): named scenes, the
+promise kept with it on, properties, bad input."""
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from sidestep import Crowd, Crowd3D, World2D, World3D
+from sidestep.avoidance import Avoidance
+from test_crowd import assert_step_keeps_the_promise, pair_gaps
+
+
+def crossing_groups(n_side=10, spacing=0.7, gap=12.0):
+    """Two square groups ``n_side`` a side facing each other ``2 * gap`` apart, and each
+    agent's goal (its start mirrored to the other side)."""
+    g = np.arange(n_side) * spacing
+    west = np.stack(np.meshgrid(g - gap, g - g[-1] / 2), axis=-1).reshape(-1, 2)
+    start = np.vstack([west, west * (-1.0, 1.0)])
+    return start, start * (-1.0, 1.0)
+
+
+def toward(goals, positions, speed):
+    dv = goals - positions
+    length = np.linalg.norm(dv, axis=1, keepdims=True)
+    return np.where(length > speed, dv / np.maximum(length, 1e-12) * speed, dv)
+
+
+# ------------------------------------------------------------------ named scenes
+def test_head_on_pair_passes_with_avoidance_and_meets_without():
+    for avoid, passed in ((False, False), (True, True)):
+        crowd = Crowd(World2D(), [(-3.0, 0.0), (3.0, 0.0)], 0.4)
+        for _ in range(40):
+            before = crowd.positions.copy()
+            crowd.step([(0.2, 0.0), (-0.2, 0.0)], avoid=avoid)
+            assert_step_keeps_the_promise(crowd, before, crowd.positions)
+        a, b = crowd.positions
+        assert (a[0] > b[0]) == passed
+
+
+def test_two_groups_crossing_open_ground_get_further_with_avoidance():
+    start, goals = crossing_groups()
+    side = np.r_[np.ones(100), -np.ones(100)]
+    crossed = {}
+    for avoid in (False, True):
+        crowd = Crowd(World2D(), start, 0.25)
+        for _ in range(600):
+            before = crowd.positions.copy()
+            crowd.step(toward(goals, crowd.positions, 0.08), avoid=avoid)
+            assert_step_keeps_the_promise(crowd, before, crowd.positions)
+        crossed[avoid] = float(np.mean(crowd.positions[:, 0] * side > 0.0))
+    # Without avoidance the fronts meet and press: almost none get by.
+    assert crossed[False] < 0.2
+    assert crossed[True] > 0.6
+
+
+def test_agents_at_rest_stay_at_rest_with_avoidance():
+    g = np.arange(10) * 1.0
+    packed = np.stack(np.meshgrid(g, g), axis=-1).reshape(-1, 2)
+    crowd = Crowd(World2D(), packed, 0.5)               # every neighbour touching
+    for _ in range(20):
+        done = crowd.step(np.zeros((100, 2)), avoid=True)
+    np.testing.assert_array_equal(crowd.positions, packed)
+    assert done.resting.all()
+
+
+def test_a_walker_in_free_space_walks_as_asked():
+    # Its wish keeps clear of everyone: avoidance leaves it to the bit.
+    ends = []
+    for avoid in (False, True):
+        crowd = Crowd(World2D(), [(0.0, 0.0), (0.0, 10.0)], 0.3)
+        for _ in range(10):
+            crowd.step([(0.1, 0.0), (0.0, 0.0)], avoid=avoid)
+        ends.append(crowd.positions.copy())
+    np.testing.assert_array_equal(ends[0], ends[1])
+    assert ends[1][0, 0] == pytest.approx(1.0)
+
+
+def test_a_walker_steps_round_an_agent_standing_in_its_way():
+    crowd = Crowd(World2D(), [(-3.0, 0.0), (0.0, 0.0)], 0.4)
+    for _ in range(60):
+        crowd.step([(0.1, 0.0), (0.0, 0.0)], avoid=True)
+    walker, standing = crowd.positions
+    assert walker[0] > 1.0                              # went round it
+    np.testing.assert_array_equal(standing, (0.0, 0.0))   # never pushed
+
+
+def test_a_heavy_agent_does_not_avoid_and_light_ones_make_way_ahead_of_it():
+    crowd = Crowd(World2D(), [(-3.0, 0.0), (3.0, 0.05)], 0.4, weights=[np.inf, 1.0])
+    for _ in range(30):
+        crowd.step([(0.2, 0.0), (-0.2, 0.0)], avoid=True)
+    heavy, light = crowd.positions
+    assert heavy[1] == 0.0 and heavy[0] == pytest.approx(3.0)   # straight on, never slowed
+    assert light[0] < heavy[0]                                   # the light one went round
+
+
+def test_crowd3d_avoids_in_the_ground_plane():
+    world = World3D()
+    world.add_boxes([(-10, -1, -10)], [(10, 0, 10)])
+    y = 0.91
+    for avoid, passed in ((False, False), (True, True)):
+        crowd = Crowd3D(world, [(-3.0, y, 0.0), (3.0, y, 0.0)], 0.4, 1.8)
+        for _ in range(40):
+            crowd.step([(0.2, -0.05, 0.0), (-0.2, -0.05, 0.0)], avoid=avoid)
+        a, b = crowd.positions
+        assert (a[0] > b[0]) == passed
+        assert np.linalg.norm(a - b) >= 0.8 - 1e-6
+
+
+# ------------------------------------------------------------------- properties
+agents = st.integers(2, 30).flatmap(lambda n: st.tuples(
+    st.lists(st.tuples(st.floats(-6, 6), st.floats(-6, 6)), min_size=n, max_size=n),
+    st.lists(st.tuples(st.floats(-1, 1), st.floats(-1, 1)), min_size=n, max_size=n),
+    st.lists(st.floats(0.1, 0.8), min_size=n, max_size=n),
+    st.lists(st.sampled_from([1.0, 1.0, 3.0, np.inf]), min_size=n, max_size=n)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(agents, st.randoms(use_true_random=False))
+def test_avoiding_steps_keep_the_promise_and_do_not_depend_on_order(spec, rnd):
+    positions, displacements, radii, weights = (np.array(v, float) for v in spec)
+    world = World2D()
+    world.add_boxes([(-2.0, -2.0)], [(-1.0, 2.0)])
+    crowd = Crowd(world, positions, radii, weights)
+    moves = [displacements, np.roll(displacements, 1, axis=0)]
+    for d in moves:
+        before = crowd.positions.copy()
+        done = crowd.step(d, avoid=True)
+        assert_step_keeps_the_promise(crowd, before, done.positions)
+        # Avoidance turns a wish, never lengthens it.
+        most = 1.0625 * np.linalg.norm(d, axis=1).max() + 0.25 * radii.max()
+        clear = world.clearance(before) >= radii
+        moved = np.linalg.norm(done.positions - before, axis=1)
+        assert np.all(moved[clear] <= most + 1e-9)
+    assume(pair_gaps(positions, np.zeros(len(positions))).min() > 1e-6)
+    order = list(range(len(positions)))
+    rnd.shuffle(order)
+    shuffled = Crowd(world, positions[order], radii[order], weights[order])
+    for d in moves:
+        again = shuffled.step(d[order], avoid=True)
+    np.testing.assert_allclose(again.positions, done.positions[order], atol=1e-9)
+
+
+def test_avoiding_does_not_depend_on_the_number_of_threads(monkeypatch):
+    from sidestep import threads
+
+    rng = np.random.default_rng(5)
+    start = rng.uniform(-30, 30, (3000, 2))
+    d = rng.normal(0, 0.3, (3000, 2))
+
+    def two_steps():
+        crowd = Crowd(World2D(), start, 0.3)
+        crowd.step(d, avoid=True)
+        return crowd.step(d, avoid=True).positions
+
+    parallel = two_steps()
+    monkeypatch.setattr(threads, "_workers", lambda: 1)
+    np.testing.assert_array_equal(parallel, two_steps())
+
+
+# ------------------------------------------------------------------- bad input
+@pytest.mark.parametrize("kwargs, match", [
+    ({"horizon": 0.0}, "horizon"), ({"horizon": float("nan")}, "horizon"),
+    ({"lanes": -0.1}, "lanes"), ({"neighbours": 0}, "neighbours"),
+    ({"neighbours": 2.5}, "neighbours")])
+def test_bad_avoidance_settings_are_refused_naming_them(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        Avoidance(**kwargs)
+
+
+def test_bad_avoid_is_refused_and_the_crowd_is_unchanged():
+    crowd = Crowd(World2D(), [(0.0, 0.0), (2.0, 0.0)], 0.4)
+    with pytest.raises(TypeError, match="avoid"):
+        crowd.step([(0.1, 0.0), (0.0, 0.0)], avoid="yes")
+    np.testing.assert_array_equal(crowd.positions, [(0.0, 0.0), (2.0, 0.0)])
