@@ -20,6 +20,7 @@ from .avoidance import Avoidance, avoidance, avoided
 from ._types import BoolArray, CrowdMode, FloatArray, Ids, IntArray, Numbers, Points2
 from .kernels import carry as _carry
 from .kernels import crowd as _kc
+from .kernels import follow as _follow
 from .kernels import moves as _moves
 from .kernels.row_queue import row_queue
 from .threads import run_rows
@@ -254,6 +255,27 @@ class _Agents:
                 np.zeros(_kc.BUSY_SPLIT ** 2 * grid[3] * grid[4], dtype=np.uint8),
                 past.open_cells, *outputs)
 
+    @staticmethod
+    def _follow_buffers(n: int) -> tuple[IntArray, FloatArray]:
+        """A step's follow notes (:mod:`sidestep.kernels.follow`): counts ``(n,)`` zeros
+        and records ``(n, FOLLOWS, FIELDS)``."""
+        return (np.zeros(n, dtype=np.int64),
+                np.empty((n, _follow.FOLLOWS, _follow.FIELDS)))
+
+    @staticmethod
+    def _sent_back(start: FloatArray, out: FloatArray, counts: IntArray, records: FloatArray,
+                   items: IntArray, skin: float, scale: float) -> IntArray:
+        """The rows (of the step's agent order ``items``) of the agents to work out again
+        within their own cells (:func:`sidestep.kernels.follow.failing_follows`)."""
+        back = _follow.failing_follows(start, out, counts, records, 0.25 * skin,
+                                       _kc.ROUNDING * scale)
+        if not len(back):
+            return back
+        row_of = np.empty(len(items), dtype=np.int64)
+        row_of[items] = np.arange(len(items))
+        rows: IntArray = np.sort(row_of[back])
+        return rows
+
     def _finish(self, params: tuple[object, ...], d: FloatArray, flat: FloatArray,
                 out: FloatArray, stops: IntArray, obstacles: IntArray,
                 pressure: FloatArray, open_cells: NDArray[np.uint8]) -> None:
@@ -387,11 +409,20 @@ class Crowd(_Agents):
         params = self._params(world, (code, rmax, dmax, separation), grid[:5])
         last, _, still, busy, open_cells, out, stops, obstacles, pressure = self._buffers(
             params, grid[:5])
+        counts, records = self._follow_buffers(n)
+        packed, rest = np.empty((n, 3)), np.empty((n, 5))
         run_rows(_kc.crowd_step, n, blob, seen, p, self._radii, self._weights, d, intents,
-                 np.empty((n, 3)), np.empty((n, 5)), items, start, ox, oy, size, nx, ny,
+                 packed, rest, items, start, ox, oy, size, nx, ny,
                  rmax, dmax, code, separation, skin, margin, slack, min_motion,
                  world._max_iterations, *last, still, busy, open_cells, out, stops, obstacles,
-                 pressure, *_cells(nx * ny, n), join=False)
+                 pressure, counts, records, *_cells(nx * ny, n), join=False)
+        back = self._sent_back(p, out, counts, records, items, skin, max(
+            1.0, abs(ox), abs(oy), abs(ox + nx * size), abs(oy + ny * size)))
+        if len(back):
+            run_rows(_kc.redo_rows, len(back), blob, seen, packed, rest, items, start, ox, oy,
+                     size, nx, ny, rmax, dmax, code, separation, skin, margin, slack,
+                     min_motion, world._max_iterations, still, busy, open_cells, out, stops,
+                     obstacles, pressure, counts, records, back)
         self._finish(params, d, p, out, stops, obstacles, pressure, open_cells)
         if squeezed is not None:
             stops[squeezed] = _moves.STOP_SQUEEZED

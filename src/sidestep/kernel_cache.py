@@ -83,7 +83,10 @@ KERNELS: dict[str, tuple[str, float]] = {
     "world:separation_item": ("W i f f", 0.4),
     # Crowds (2D): the step calls a move per agent, as move_agents does.
     "crowd:crowd_step": ("F1 U1 F2 F1 F1 F2 F2 F2 F2 I1 I1 f f f i i f f i f f f f f i i F2 F2 F2 "
-                         "F2 I1 I1 U1 U1 U1 F2 I1 I1 F2 I2 I1 I1", 5),
+                         "F2 I1 I1 U1 U1 U1 F2 I1 I1 F2 I1 F3 I2 I1 I1", 5),
+    "crowd:redo_rows": ("F1 U1 F2 F2 I1 I1 f f f i i f f i f f f f f i U1 U1 U1 F2 I1 I1 F2 "
+                        "I1 F3 I1 I1", 3),
+    "follow:failing_follows": ("F2 F2 I1 F3 f f", 0.5),
     "crowd:grid_agents": ("F2 f", 0.2),
     "crowd:step_figures": ("F2 F2 F1", 0.2),
     "crowd:touching_pairs": ("F2 F1 f f f i i I1 I1 f", 0.8),
@@ -156,6 +159,7 @@ PARTS: dict[str, tuple[str, ...]] = {
     "world:nearest_points": ("world:probe_point",),
     "cast:cast_points": ("world:inside_areas", "world:separation_item"),
     "crowd:crowd_step": _MOVE_PARTS,
+    "crowd:redo_rows": _MOVE_PARTS,
     "kernels3d.moves:_gather": ("kernels3d.world:separation_prim", "kernels3d.world:sweep_prim"),
     "kernels3d.moves:recover": ("kernels3d.world:separation_prim",),
     "kernels3d.moves:slide": ("kernels3d.moves:_gather", "kernels3d.moves:recover"),
@@ -185,6 +189,7 @@ COMMANDS: dict[str, list[str]] = {
     "check": _LEVEL + ["pairs:close_pairs_capsules", "world:overlapping_owners",
                        "world:nearest_points"],
     "play": _LEVEL + ["moves:move_packed", "world:nearest_points", "crowd:crowd_step",
+                      "crowd:redo_rows", "follow:failing_follows",
                       "crowd:grid_agents", "crowd:step_figures", "carry:carry_packed",
                       "carry:carry_agents"],
     "demo3d": ["kernels3d.mesh:face_normals", "kernels3d.mesh:active_edges",

@@ -73,6 +73,7 @@ import numpy as np
 from numba import njit
 
 from .borrow import borrow
+from .follow import note_follows
 from .moves import (CONTACT_FIELDS, MODE_BLOCK, MODE_GHOST, MODE_SLIDE, STOP_BLOCKED,
                     STOP_DONE, STOP_SLID, move_agent, open_around)
 from .planes import corner, solve_planes
@@ -623,10 +624,12 @@ def _along_within(pairs, count, cx, cy):
 
 
 @njit(cache=True, forceinline=True)
-def _cell(packed, rest, items, row, neighbours, count, scale, pairs):
+def _cell(packed, rest, items, row, neighbours, count, scale, follow, pairs):
     """The half-plane of the agent of ``packed[row]`` against each of its neighbours:
-    ``pairs[t]`` (at least ``count`` rows) is ``nx, ny, bound, gap`` (see the module) for
-    ``packed[neighbours[t]]`` (:func:`cell_order`'s rows)."""
+    ``pairs[t]`` (at least ``count`` rows) is ``nx, ny, bound, gap, share`` (see the
+    module) for ``packed[neighbours[t]]`` (:func:`cell_order`'s rows): ``share`` is the
+    agent's share of the gap, ``bound`` that widened by what the neighbour asked to go
+    away when ``follow`` (:mod:`~sidestep.kernels.follow`), else the share."""
     coincident = False
     px = packed[row, 0]
     py = packed[row, 1]
@@ -646,7 +649,7 @@ def _cell(packed, rest, items, row, neighbours, count, scale, pairs):
             pairs[t, 1] = 0.0
             coincident = True
         gap = dist - rk - packed[j, 2]
-        pairs[t, 2] = _share(wk, rest[j, 0]) * gap if gap > 0.0 else 0.0
+        pairs[t, 4] = _share(wk, rest[j, 0]) * gap if gap > 0.0 else 0.0
         pairs[t, 3] = gap
     if coincident:
         # Apart from this branch, so that the sines are not worked out ahead for
@@ -654,6 +657,10 @@ def _cell(packed, rest, items, row, neighbours, count, scale, pairs):
         for t in range(count):
             if pairs[t, 0] == 0.0 and pairs[t, 1] == 0.0:
                 pairs[t, 0], pairs[t, 1] = _golden(items[row], items[neighbours[t]])
+    for t in range(count):
+        j = neighbours[t]
+        away = rest[j, 1] * pairs[t, 0] + rest[j, 2] * pairs[t, 1]
+        pairs[t, 2] = pairs[t, 4] + max(away, 0.0) if follow else pairs[t, 4]
 
 
 @njit(cache=True, nogil=True)
@@ -661,7 +668,7 @@ def crowd_step(blob, live, positions, radii, weights, displacements, intents, pa
                start, ox, oy, size, nx, ny, rmax, dmax, mode, separation, skin, margin,
                slack, min_motion, max_iterations, known, pressure_now, last_positions,
                last_displacements, last_pressure, last_stops, last_obstacles, still, busy,
-               open_cells, out, stops, obstacles, pressure, cells, done, queue):
+               open_cells, out, stops, obstacles, pressure, counts, records, cells, done, queue):
     """One step of every agent whose row is taken from ``queue`` (see the module).
 
     First the threads share the ordering of the agents (:func:`cell_order`, the
@@ -711,6 +718,22 @@ def crowd_step(blob, live, positions, radii, weights, displacements, intents, pa
         borrow(last_obstacles), borrow(positions), borrow(last_positions), ox, oy, size, nx,
         ny, spread, borrow(still), borrow(busy),
         borrow(out), borrow(stops), borrow(obstacles), borrow(pressure), cells, done)
+    _work(blob, live, packed, rest, items, start, ox, oy, size, nx, ny, rmax, dmax, spread,
+          mode, separation, skin, margin, slack, min_motion, max_iterations, still, busy,
+          open_cells, out, stops, obstacles, pressure, counts, records, 1, items[:0], done,
+          queue)
+    # Every row done, by whichever thread took it: the caller need not wait for the others
+    # (threads.run_rows, join=False).
+    wait_rows(done, ordered + items.shape[0])
+
+
+@njit(cache=True, forceinline=False)
+def _work(blob, live, packed, rest, items, start, ox, oy, size, nx, ny, rmax, dmax, spread,
+          mode, separation, skin, margin, slack, min_motion, max_iterations, still, busy,
+          open_cells, out, stops, obstacles, pressure, counts, records, follow, order, done,
+          queue):
+    """A thread's part of a step once the agents are ordered: :func:`_step_rows` with its
+    buffers, grown whenever an agent has more neighbours than they hold."""
     world = unpack_world(blob, live)
     contacts_buffer = np.empty((1, CONTACT_FIELDS))
     wf_buffer = np.empty(SCRATCH_FLOATS)
@@ -718,21 +741,23 @@ def crowd_step(blob, live, positions, radii, weights, displacements, intents, pa
     qp_buffer = np.empty(3 * ACTIVE)
     pending = np.zeros(2, dtype=np.int64)
     neighbours_buffer = np.empty(64, dtype=np.int64)
-    pairs_buffer = np.empty((64, 4))
+    pairs_buffer = np.empty((64, 5))
     needed = 0
     while True:
         if needed > neighbours_buffer.shape[0]:
             # An agent has more neighbours than the buffers hold: grow them
             # and take it again (an agent's answer depends on nothing else).
             neighbours_buffer = np.empty(2 * needed, dtype=np.int64)
-            pairs_buffer = np.empty((2 * needed, 4))
+            pairs_buffer = np.empty((2 * needed, 5))
         needed = _step_rows(world, borrow(packed), borrow(rest), borrow(items),
                             borrow(start), ox, oy, size, nx, ny, rmax,
                             dmax, spread, mode, separation, skin, margin, slack, min_motion,
                             max_iterations, borrow(still), borrow(busy), borrow(open_cells),
                             borrow(out),
                             borrow(stops), borrow(obstacles),
-                            borrow(pressure), borrow(contacts_buffer), borrow(wf_buffer),
+                            borrow(pressure), borrow(counts), borrow(records), follow,
+                            borrow(order),
+                            borrow(contacts_buffer), borrow(wf_buffer),
                             borrow(wi_buffer), borrow(qp_buffer), borrow(neighbours_buffer),
                             borrow(pairs_buffer), pending, done, queue)
         if needed == 0:
@@ -740,16 +765,28 @@ def crowd_step(blob, live, positions, radii, weights, displacements, intents, pa
     # The borrowed views above must not outlive their buffers.
     wf_buffer[0] = wi_buffer[0] + contacts_buffer[0, 0] + qp_buffer[0] + \
         neighbours_buffer[0] + pairs_buffer[0, 0]
-    # Every row done, by whichever thread took it: the caller need not wait for the others
-    # (threads.run_rows, join=False).
-    wait_rows(done, ordered + items.shape[0])
+
+
+@njit(cache=True, nogil=True)
+def redo_rows(blob, live, packed, rest, items, start, ox, oy, size, nx, ny, rmax, dmax, mode,
+              separation, skin, margin, slack, min_motion, max_iterations, still, busy,
+              open_cells, out, stops, obstacles, pressure, counts, records, order, queue):
+    """Work out again, within their own cells (no following), the agents of the rows
+    ``order`` of a step :func:`crowd_step` made (its ``packed``, ``rest``, grid and
+    outputs): the ones :func:`~sidestep.kernels.follow.failing_follows` sent back. Their
+    answers replace theirs in ``out``, ``stops``, ``obstacles`` and ``pressure``."""
+    spread = busy_spread(rmax, separation + dmax, skin, size)
+    done = np.zeros(1, dtype=np.int64)
+    _work(blob, live, packed, rest, items, start, ox, oy, size, nx, ny, rmax, dmax, spread,
+          mode, separation, skin, margin, slack, min_motion, max_iterations, still, busy,
+          open_cells, out, stops, obstacles, pressure, counts, records, 0, order, done, queue)
 
 
 @njit(cache=True, forceinline=False)
 def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, rmax, dmax, spread,
                mode, separation, skin, margin, slack, min_motion, max_iterations, still, busy,
-               open_cells, out, stops, obstacles, pressure, contacts, wf, wi, qp, neighbours,
-               pairs, pending, done, queue):
+               open_cells, out, stops, obstacles, pressure, counts, records, follow, order,
+               contacts, wf, wi, qp, neighbours, pairs, pending, done, queue):
     """:func:`crowd_step`'s work: the rows ``pending [first, stop)`` left by the last
     call, then rows from ``queue`` until none are left (returns 0). An agent with more
     neighbours than ``neighbours`` holds is left undone with the rest of its chunk
@@ -765,8 +802,10 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, rmax, dm
         first, stop = resume_rows(pending, queue)
         if first >= stop:
             return 0
-        for row in range(first, stop):
-            # In the grid's order: neighbours of one agent are the next one's too.
+        for slot in range(first, stop):
+            # In the grid's order: neighbours of one agent are the next one's too (or the
+            # rows ``order`` lists: agents worked out again, kernels.follow).
+            row = order[slot] if order.shape[0] > 0 else slot
             px = packed[row, 0]
             py = packed[row, 1]
             rk = packed[row, 2]
@@ -784,11 +823,11 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, rmax, dm
                 count = _neighbours(packed, row, px, py, rk, most, rmax, most, skin, ox, oy,
                                     size, nx, ny, start, neighbours)
                 if count > neighbours.shape[0]:
-                    rows_done(done, row - first)
-                    pending[0] = row
+                    rows_done(done, slot - first)
+                    pending[0] = slot
                     pending[1] = stop
                     return count
-            _cell(packed, rest, items, row, neighbours, count, scale, pairs)
+            _cell(packed, rest, items, row, neighbours, count, scale, follow, pairs)
             # 2-3. The wish: asked, making way, separating.
             yx = 0.0
             yy = 0.0
@@ -886,11 +925,12 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, rmax, dm
                 far = _neighbours(packed, row, px, py, rk, moved, rmax, most, skin, ox, oy,
                                   size, nx, ny, start, neighbours)
                 if far > neighbours.shape[0]:
-                    rows_done(done, row - first)
-                    pending[0] = row
+                    rows_done(done, slot - first)
+                    pending[0] = slot
                     pending[1] = stop
                     return far
-                _cell(packed, rest, items, row, neighbours, far, scale, pairs)
+                _cell(packed, rest, items, row, neighbours, far, scale, follow, pairs)
+                count = far
                 if not _inside_cell(pairs, far, x - px, y - py, 0.25 * skin, rounding):
                     x = px
                     y = py
@@ -901,6 +941,11 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, rmax, dm
                 y = py
                 code = STOP_BLOCKED
             k = items[row]
+            # Past its own share against a neighbour walking away: noted, to be confirmed
+            # once every agent has moved (kernels.follow).
+            if follow:
+                note_follows(counts, records, k, 2, x - px, y - py, 0.0, pairs, count, 0, 3, 4,
+                             items, neighbours, 0.25 * skin, rounding)
             out[k, 0] = x
             out[k, 1] = y
             # Half of what the wish did not get presses on next step: the
