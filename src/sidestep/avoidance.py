@@ -93,7 +93,8 @@ def avoided(settings: Avoidance, positions: FloatArray, radii: FloatArray,
     if reach <= 0.0 or float(speed.max()) == 0.0:
         out[:] = wishes
         return out
-    grid = _kc.grid_agents(positions, reach)
+    # Cells of two radii: a dense crowd's nearest agents are a ring or two of cells away.
+    grid = _kc.grid_agents(positions, 2.0 * float(radii.max()))
     run_rows(_kernel.avoid_rows, n, positions, radii, weights, motions, wishes, *grid,
              float(settings.horizon), float(settings.lanes), int(settings.neighbours),
              reach, out)

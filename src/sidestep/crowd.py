@@ -109,7 +109,7 @@ class _Agents:
     _separation: float | None
     _pressure: FloatArray
     _history: "_History | None"
-    #: ``(n, 2)``: each agent's motion in the last step, in the crowd's plane (avoidance).
+    #: ``(n, dim)``: each agent's motion in the last step (avoidance, following).
     _motions: FloatArray
 
     def _start(self, separation: float | None, mask: int) -> None:
@@ -118,7 +118,7 @@ class _Agents:
         self._weights = np.empty(0)
         self._ids = np.empty(0, dtype=np.int64)
         self._pressure = np.empty((0, self._DIM))
-        self._motions = np.empty((0, 2))
+        self._motions = np.empty((0, self._DIM))
         self._next_id = 0
         self._history = None
         self._separation = None if separation is None else validation.length(
@@ -134,7 +134,7 @@ class _Agents:
         w = np.ones(k) if weights is None else _weights(weights, k)
         ids = np.arange(self._next_id, self._next_id + k, dtype=np.int64)
         rows = {"_positions": positions, "_radii": radii, "_weights": w, "_ids": ids,
-                "_pressure": np.zeros((k, self._DIM)), "_motions": np.zeros((k, 2)), **more}
+                "_pressure": np.zeros((k, self._DIM)), "_motions": np.zeros((k, self._DIM)), **more}
         for name in self._ROWS:
             setattr(self, name, np.concatenate([getattr(self, name), rows[name]]))
         self._next_id += k
@@ -200,7 +200,8 @@ class _Agents:
         if settings is not None and n:
             plane = self._plane()
             turned = avoided(settings, np.ascontiguousarray(self._positions[:, plane]),
-                             self._radii, self._weights, self._motions,
+                             self._radii, self._weights,
+                             np.ascontiguousarray(self._motions[:, plane]),
                              np.ascontiguousarray(d[:, plane]))
             d = d.copy()
             d[:, plane] = turned
@@ -283,7 +284,7 @@ class _Agents:
         then take the ends and the pressure."""
         self._history = _History(params, self._positions, flat, d.copy(), self._pressure,
                                  stops, obstacles, open_cells)
-        self._motions = np.ascontiguousarray((out - self._positions)[:, self._plane()])
+        self._motions = out - self._positions
         self._positions = out
         self._pressure = pressure
 
@@ -415,14 +416,14 @@ class Crowd(_Agents):
                  packed, rest, items, start, ox, oy, size, nx, ny,
                  rmax, dmax, code, separation, skin, margin, slack, min_motion,
                  world._max_iterations, *last, still, busy, open_cells, out, stops, obstacles,
-                 pressure, counts, records, *_cells(nx * ny, n), join=False)
+                 pressure, self._motions, counts, records, *_cells(nx * ny, n), join=False)
         back = self._sent_back(p, out, counts, records, items, skin, max(
             1.0, abs(ox), abs(oy), abs(ox + nx * size), abs(oy + ny * size)))
         if len(back):
             run_rows(_kc.redo_rows, len(back), blob, seen, packed, rest, items, start, ox, oy,
                      size, nx, ny, rmax, dmax, code, separation, skin, margin, slack,
                      min_motion, world._max_iterations, still, busy, open_cells, out, stops,
-                     obstacles, pressure, counts, records, back)
+                     obstacles, pressure, self._motions, counts, records, back)
         self._finish(params, d, p, out, stops, obstacles, pressure, open_cells)
         if squeezed is not None:
             stops[squeezed] = _moves.STOP_SQUEEZED

@@ -83,9 +83,9 @@ KERNELS: dict[str, tuple[str, float]] = {
     "world:separation_item": ("W i f f", 0.4),
     # Crowds (2D): the step calls a move per agent, as move_agents does.
     "crowd:crowd_step": ("F1 U1 F2 F1 F1 F2 F2 F2 F2 I1 I1 f f f i i f f i f f f f f i i F2 F2 F2 "
-                         "F2 I1 I1 U1 U1 U1 F2 I1 I1 F2 I1 F3 I2 I1 I1", 5),
+                         "F2 I1 I1 U1 U1 U1 F2 I1 I1 F2 F2 I1 F3 I2 I1 I1", 5),
     "crowd:redo_rows": ("F1 U1 F2 F2 I1 I1 f f f i i f f i f f f f f i U1 U1 U1 F2 I1 I1 F2 "
-                        "I1 F3 I1 I1", 3),
+                        "F2 I1 F3 I1 I1", 3),
     "follow:failing_follows": ("F2 F2 I1 F3 f f", 0.5),
     "crowd:grid_agents": ("F2 f", 0.2),
     "crowd:step_figures": ("F2 F2 F1", 0.2),

@@ -36,7 +36,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .crowd import _share, grid_window
+from .crowd import _share, grid_index, grid_window
 from .row_queue import next_rows
 
 #: Half-plane fields: ``nx, ny, bound`` (allowed: ``n . v <= bound``), and the line's point.
@@ -44,7 +44,12 @@ _FIELDS = 5
 #: Below this speed (a fraction of the agent's own wish), a neighbour counts as standing
 #: still: the agent takes the whole of the avoiding.
 _STILL = 1e-9
+#: A neighbour that went less than this part of what it asks is held (by the world or
+#: its own neighbours): it makes no way, and the agent takes the whole of the avoiding.
+_HELD = 0.25
 LANE_MAX = 2.0
+#: How far ahead (in horizons' walks) an agent looks for oncoming company (lanes).
+LANE_LOOK = 2.0
 
 
 @njit(cache=True, forceinline=True)
@@ -179,6 +184,53 @@ def _choose(lines, count, vmax, prefer_x, prefer_y):
     return vx, vy
 
 
+@njit(cache=True)
+def _oncoming(positions, radii, wishes, k, px, py, wx, wy, speed, look, ox, oy, inverse, nx,
+              ny, start, items):
+    """How much oncoming (or standing) company lies ahead of agent ``k`` (at ``p``, wishing
+    ``w`` of length ``speed``) within ``look``: each agent ahead asking to go against ``w``
+    (asking, not moving: two groups pressed face to face still part), or standing (straight
+    at one, the velocity obstacle only slows one down), counts the more the nearer."""
+    oncoming = 0.0
+    i0, i1, j0, j1 = grid_window(px, py, look, ox, oy, inverse, nx, ny)
+    for cj in range(j0, j1 + 1):
+        for ci in range(i0, i1 + 1):
+            c = cj * nx + ci
+            for t in range(start[c], start[c + 1]):
+                j = items[t]
+                ex = positions[j, 0] - px
+                ey = positions[j, 1] - py
+                if ex * wx + ey * wy <= 0.0 or j == k:
+                    continue
+                d2 = ex * ex + ey * ey
+                reach = look + radii[j]
+                if d2 >= reach * reach:
+                    continue
+                wj = math.sqrt(wishes[j, 0] ** 2 + wishes[j, 1] ** 2)
+                if wishes[j, 0] * wx + wishes[j, 1] * wy < -0.25 * speed * wj or wj == 0.0:
+                    oncoming += 1.0 - math.sqrt(d2) / reach
+    return oncoming
+
+
+@njit(cache=True, forceinline=True)
+def _keep_nearest(near, near_d, count, j, d2):
+    """Keep agent ``j`` at squared distance ``d2`` among the nearest ``len(near)`` so far
+    (``near``, ``near_d``: the first ``count``, nearest first; ties by index, so that the
+    order the agents are met in never decides); returns the new count."""
+    size = near.shape[0]
+    if count == size and (d2 > near_d[size - 1] or
+                          (d2 == near_d[size - 1] and j > near[size - 1])):
+        return count
+    at = count if count < size else size - 1
+    while at > 0 and (near_d[at - 1] > d2 or (near_d[at - 1] == d2 and near[at - 1] > j)):
+        near_d[at] = near_d[at - 1]
+        near[at] = near[at - 1]
+        at -= 1
+    near_d[at] = d2
+    near[at] = j
+    return min(count + 1, size)
+
+
 @njit(cache=True, forceinline=True)
 def _keeps(lines, count, vx, vy):
     for row in range(count):
@@ -199,8 +251,8 @@ def avoid_rows(positions, radii, weights, motions, wishes, ox, oy, size, nx, ny,
         crowd's plane (world units; motions and wishes per step).
     radii, weights : (n,) float64
     ox, oy, size, nx, ny, start, items
-        :func:`~sidestep.kernels.crowd.grid_agents` over ``positions`` with cells of at
-        least ``reach``.
+        :func:`~sidestep.kernels.crowd.grid_agents` over ``positions`` (cells of about
+        two radii: an agent's neighbours are searched ring by ring of cells).
     horizon : float > 0
         Steps ahead an agent keeps clear of its neighbours.
     lanes : float >= 0
@@ -234,36 +286,39 @@ def avoid_rows(positions, radii, weights, motions, wishes, ox, oy, size, nx, ny,
                 # Nothing asked (it stays, and makes way only when pushed), or never gives
                 # way: the wish stands.
                 continue
-            # The nearest neighbours within reach, nearest first.
+            # The nearest neighbours within reach, nearest first: the rings of cells
+            # round the agent's, until the rings left lie farther than the farthest kept.
             count = 0
-            i0, i1, j0, j1 = grid_window(px, py, reach, ox, oy, inverse, nx, ny)
-            for cj in range(j0, j1 + 1):
-                for ci in range(i0, i1 + 1):
-                    c = cj * nx + ci
-                    for t in range(start[c], start[c + 1]):
-                        j = items[t]
-                        if j == k:
+            ci = grid_index(px, ox, inverse, nx)
+            cj = grid_index(py, oy, inverse, ny)
+            ring = 0
+            while True:
+                for rj in range(max(cj - ring, 0), min(cj + ring, ny - 1) + 1):
+                    edge = rj == cj - ring or rj == cj + ring
+                    step = 1 if edge else 2 * ring
+                    for ri in range(ci - ring, ci + ring + 1, max(step, 1)):
+                        if ri < 0 or ri >= nx:
                             continue
-                        ex = positions[j, 0] - px
-                        ey = positions[j, 1] - py
-                        d2 = ex * ex + ey * ey
-                        if d2 >= reach * reach:
-                            continue
-                        if count == neighbours and d2 >= near_d[count - 1]:
-                            continue
-                        # Insert, keeping the list sorted (ties by index: the order of rows
-                        # in the grid's cells never decides).
-                        at = count if count < neighbours else neighbours - 1
-                        while at > 0 and (near_d[at - 1] > d2 or
-                                          (near_d[at - 1] == d2 and near[at - 1] > j)):
-                            if at < neighbours:
-                                near_d[at] = near_d[at - 1]
-                                near[at] = near[at - 1]
-                            at -= 1
-                        near_d[at] = d2
-                        near[at] = j
-                        if count < neighbours:
-                            count += 1
+                        c = rj * nx + ri
+                        for t in range(start[c], start[c + 1]):
+                            j = items[t]
+                            if j == k:
+                                continue
+                            ex = positions[j, 0] - px
+                            ey = positions[j, 1] - py
+                            d2 = ex * ex + ey * ey
+                            if d2 >= reach * reach:
+                                continue
+                            count = _keep_nearest(near, near_d, count, j, d2)
+                # Whatever is left lies at least `ring` cells away.
+                done_ring = ring * size
+                if done_ring >= reach or (count == near.shape[0] and
+                                          near_d[count - 1] <= done_ring * done_ring):
+                    break
+                if ci - ring <= 0 and cj - ring <= 0 and ci + ring >= nx - 1 and \
+                        cj + ring >= ny - 1:
+                    break
+                ring += 1
             if count == 0:
                 continue
             # Lanes: tilt the wish to the same side while an oncoming agent is near ahead.
@@ -272,22 +327,9 @@ def avoid_rows(positions, radii, weights, motions, wishes, ox, oy, size, nx, ny,
             prefer_x = wx
             prefer_y = wy
             if lanes > 0.0:
-                oncoming = 0.0
-                look = radii[k] + horizon * speed
-                for a in range(count):
-                    j = near[a]
-                    ex = positions[j, 0] - px
-                    ey = positions[j, 1] - py
-                    ahead = ex * wx + ey * wy
-                    # Oncoming: it asks to go against this one's wish (asks, not moves:
-                    # two groups pressed face to face still part), or it stands in the
-                    # way (straight at it, the velocity obstacle only slows one down).
-                    wj = math.sqrt(wishes[j, 0] ** 2 + wishes[j, 1] ** 2)
-                    facing = wishes[j, 0] * wx + wishes[j, 1] * wy
-                    d = math.sqrt(near_d[a])
-                    if ahead > 0.0 and (facing < -0.25 * speed * wj or wj == 0.0) and \
-                            d < look + radii[j]:
-                        oncoming += 1.0 - d / (look + radii[j])
+                oncoming = _oncoming(positions, radii, wishes, k, px, py, wx, wy, speed,
+                                     radii[k] + LANE_LOOK * horizon * speed, ox, oy, inverse,
+                                     nx, ny, start, items)
                 if oncoming > 0.0:
                     angle = -lanes * min(LANE_MAX, oncoming)
                     cos = math.cos(angle)
@@ -298,7 +340,7 @@ def avoid_rows(positions, radii, weights, motions, wishes, ox, oy, size, nx, ny,
                 j = near[a]
                 mj2 = motions[j, 0] ** 2 + motions[j, 1] ** 2
                 wj2 = wishes[j, 0] ** 2 + wishes[j, 1] ** 2
-                standing = mj2 <= (_STILL * speed) ** 2 and wj2 == 0.0
+                standing = mj2 <= _HELD * _HELD * wj2 or mj2 <= (_STILL * speed) ** 2 and wj2 == 0.0
                 share = 1.0 if standing else _share(weights[j], weights[k])
                 _half_plane(mvx, mvy, positions[j, 0] - px, positions[j, 1] - py,
                             mvx - motions[j, 0], mvy - motions[j, 1], radii[k] + radii[j],

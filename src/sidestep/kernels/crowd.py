@@ -624,12 +624,13 @@ def _along_within(pairs, count, cx, cy):
 
 
 @njit(cache=True, forceinline=True)
-def _cell(packed, rest, items, row, neighbours, count, scale, follow, pairs):
+def _cell(packed, rest, items, row, neighbours, count, scale, follow, motions, pairs):
     """The half-plane of the agent of ``packed[row]`` against each of its neighbours:
     ``pairs[t]`` (at least ``count`` rows) is ``nx, ny, bound, gap, share`` (see the
     module) for ``packed[neighbours[t]]`` (:func:`cell_order`'s rows): ``share`` is the
-    agent's share of the gap, ``bound`` that widened by what the neighbour asked to go
-    away when ``follow`` (:mod:`~sidestep.kernels.follow`), else the share."""
+    agent's share of the gap, ``bound`` that widened when ``follow`` by what the neighbour
+    asked to go away, as far as it went away last step (``motions``, by agent index)
+    (:mod:`~sidestep.kernels.follow`), else the share."""
     coincident = False
     px = packed[row, 0]
     py = packed[row, 1]
@@ -659,8 +660,10 @@ def _cell(packed, rest, items, row, neighbours, count, scale, follow, pairs):
                 pairs[t, 0], pairs[t, 1] = _golden(items[row], items[neighbours[t]])
     for t in range(count):
         j = neighbours[t]
-        away = rest[j, 1] * pairs[t, 0] + rest[j, 2] * pairs[t, 1]
-        pairs[t, 2] = pairs[t, 4] + max(away, 0.0) if follow else pairs[t, 4]
+        # What it asked to go away, if it went as far away last step (kernels.follow).
+        asked = rest[j, 1] * pairs[t, 0] + rest[j, 2] * pairs[t, 1]
+        went = motions[items[j], 0] * pairs[t, 0] + motions[items[j], 1] * pairs[t, 1]
+        pairs[t, 2] = pairs[t, 4] + max(min(asked, went), 0.0) if follow else pairs[t, 4]
 
 
 @njit(cache=True, nogil=True)
@@ -668,7 +671,7 @@ def crowd_step(blob, live, positions, radii, weights, displacements, intents, pa
                start, ox, oy, size, nx, ny, rmax, dmax, mode, separation, skin, margin,
                slack, min_motion, max_iterations, known, pressure_now, last_positions,
                last_displacements, last_pressure, last_stops, last_obstacles, still, busy,
-               open_cells, out, stops, obstacles, pressure, counts, records, cells, done, queue):
+               open_cells, out, stops, obstacles, pressure, motions, counts, records, cells, done, queue):
     """One step of every agent whose row is taken from ``queue`` (see the module).
 
     First the threads share the ordering of the agents (:func:`cell_order`, the
@@ -720,7 +723,7 @@ def crowd_step(blob, live, positions, radii, weights, displacements, intents, pa
         borrow(out), borrow(stops), borrow(obstacles), borrow(pressure), cells, done)
     _work(blob, live, packed, rest, items, start, ox, oy, size, nx, ny, rmax, dmax, spread,
           mode, separation, skin, margin, slack, min_motion, max_iterations, still, busy,
-          open_cells, out, stops, obstacles, pressure, counts, records, 1, items[:0], done,
+          open_cells, out, stops, obstacles, pressure, motions, counts, records, 1, items[:0], done,
           queue)
     # Every row done, by whichever thread took it: the caller need not wait for the others
     # (threads.run_rows, join=False).
@@ -730,7 +733,7 @@ def crowd_step(blob, live, positions, radii, weights, displacements, intents, pa
 @njit(cache=True, forceinline=False)
 def _work(blob, live, packed, rest, items, start, ox, oy, size, nx, ny, rmax, dmax, spread,
           mode, separation, skin, margin, slack, min_motion, max_iterations, still, busy,
-          open_cells, out, stops, obstacles, pressure, counts, records, follow, order, done,
+          open_cells, out, stops, obstacles, pressure, motions, counts, records, follow, order, done,
           queue):
     """A thread's part of a step once the agents are ordered: :func:`_step_rows` with its
     buffers, grown whenever an agent has more neighbours than they hold."""
@@ -755,7 +758,7 @@ def _work(blob, live, packed, rest, items, start, ox, oy, size, nx, ny, rmax, dm
                             max_iterations, borrow(still), borrow(busy), borrow(open_cells),
                             borrow(out),
                             borrow(stops), borrow(obstacles),
-                            borrow(pressure), borrow(counts), borrow(records), follow,
+                            borrow(pressure), borrow(motions), borrow(counts), borrow(records), follow,
                             borrow(order),
                             borrow(contacts_buffer), borrow(wf_buffer),
                             borrow(wi_buffer), borrow(qp_buffer), borrow(neighbours_buffer),
@@ -770,7 +773,7 @@ def _work(blob, live, packed, rest, items, start, ox, oy, size, nx, ny, rmax, dm
 @njit(cache=True, nogil=True)
 def redo_rows(blob, live, packed, rest, items, start, ox, oy, size, nx, ny, rmax, dmax, mode,
               separation, skin, margin, slack, min_motion, max_iterations, still, busy,
-              open_cells, out, stops, obstacles, pressure, counts, records, order, queue):
+              open_cells, out, stops, obstacles, pressure, motions, counts, records, order, queue):
     """Work out again, within their own cells (no following), the agents of the rows
     ``order`` of a step :func:`crowd_step` made (its ``packed``, ``rest``, grid and
     outputs): the ones :func:`~sidestep.kernels.follow.failing_follows` sent back. Their
@@ -779,13 +782,13 @@ def redo_rows(blob, live, packed, rest, items, start, ox, oy, size, nx, ny, rmax
     done = np.zeros(1, dtype=np.int64)
     _work(blob, live, packed, rest, items, start, ox, oy, size, nx, ny, rmax, dmax, spread,
           mode, separation, skin, margin, slack, min_motion, max_iterations, still, busy,
-          open_cells, out, stops, obstacles, pressure, counts, records, 0, order, done, queue)
+          open_cells, out, stops, obstacles, pressure, motions, counts, records, 0, order, done, queue)
 
 
 @njit(cache=True, forceinline=False)
 def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, rmax, dmax, spread,
                mode, separation, skin, margin, slack, min_motion, max_iterations, still, busy,
-               open_cells, out, stops, obstacles, pressure, counts, records, follow, order,
+               open_cells, out, stops, obstacles, pressure, motions, counts, records, follow, order,
                contacts, wf, wi, qp, neighbours, pairs, pending, done, queue):
     """:func:`crowd_step`'s work: the rows ``pending [first, stop)`` left by the last
     call, then rows from ``queue`` until none are left (returns 0). An agent with more
@@ -827,7 +830,7 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, rmax, dm
                     pending[0] = slot
                     pending[1] = stop
                     return count
-            _cell(packed, rest, items, row, neighbours, count, scale, follow, pairs)
+            _cell(packed, rest, items, row, neighbours, count, scale, follow, motions, pairs)
             # 2-3. The wish: asked, making way, separating.
             yx = 0.0
             yy = 0.0
@@ -929,7 +932,7 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, rmax, dm
                     pending[0] = slot
                     pending[1] = stop
                     return far
-                _cell(packed, rest, items, row, neighbours, far, scale, follow, pairs)
+                _cell(packed, rest, items, row, neighbours, far, scale, follow, motions, pairs)
                 count = far
                 if not _inside_cell(pairs, far, x - px, y - py, 0.25 * skin, rounding):
                     x = px

@@ -124,20 +124,40 @@ def failing_follows(starts, out, counts, records, tolerance, rounding):
                 back[k] = 1
                 failed += 1
                 break
-    # Whoever follows an agent sent back goes back too, until none is left.
-    grown = failed > 0
-    while grown:
-        grown = False
+    # Whoever follows an agent sent back goes back too, and so on: a walk over the follows
+    # turned round (each agent's followers, in a compressed table).
+    if failed:
+        first = np.zeros(n + 1, dtype=np.int64)
         for q in range(m):
             k = following[q]
-            if back[k]:
-                continue
             for a in range(counts[k]):
-                if back[int(records[k, a, 0])]:
+                first[int(records[k, a, 0]) + 1] += 1
+        for j in range(n):
+            first[j + 1] += first[j]
+        fill = first[:-1].copy()
+        followers = np.empty(first[n], dtype=np.int64)
+        for q in range(m):
+            k = following[q]
+            for a in range(counts[k]):
+                j = int(records[k, a, 0])
+                followers[fill[j]] = k
+                fill[j] += 1
+        todo = np.empty(n, dtype=np.int64)
+        top = 0
+        for k in range(n):
+            if back[k]:
+                todo[top] = k
+                top += 1
+        while top > 0:
+            top -= 1
+            j = todo[top]
+            for t in range(first[j], first[j + 1]):
+                k = followers[t]
+                if not back[k]:
                     back[k] = 1
                     failed += 1
-                    grown = True
-                    break
+                    todo[top] = k
+                    top += 1
     found = np.empty(failed, dtype=np.int64)
     f = 0
     for k in range(n):
