@@ -621,3 +621,61 @@ def test_agents_at_rest_wake_when_a_neighbour_or_the_world_changes():
     done = crowd.step(push)
     assert not done.resting.any()
     assert crowd.positions[2, 0] > before[2, 0] + 0.05
+
+
+# ------------------------------------------------------------------- following
+def test_an_agent_follows_one_walking_away_closer_than_its_share():
+    # 2 cm behind a walker, both at 0.1 a step: from the second step (once the walker has
+    # walked) the follower keeps the whole pace with a gap under 0.2, where its share of
+    # the gap alone (half) held it back until the gap had grown to twice the pace.
+    crowd = Crowd(World2D(), [(0.0, 0.0), (-1.02, 0.0)], 0.5)
+    d = np.tile([(0.1, 0.0)], (2, 1))
+    run(crowd, d, 1)
+    for _ in range(6):
+        before = crowd.positions.copy()
+        run(crowd, d, 1)
+        gap = before[0, 0] - before[1, 0] - 1.0
+        assert gap < 0.2
+        assert crowd.positions[1, 0] - before[1, 0] == pytest.approx(0.1, abs=1e-12)
+
+
+def test_a_queue_stopped_by_a_wall_closes_up_and_never_overlaps():
+    world = World2D()
+    world.add_walls([(3.0, -5.0)], [(3.0, 5.0)])
+    start = np.column_stack([np.arange(8) * -1.2, np.zeros(8)])
+    crowd = Crowd(world, start, 0.5)
+    run(crowd, np.tile([(0.15, 0.0)], (8, 1)), 120)    # the promise, every step
+    x = np.sort(crowd.positions[:, 0])[::-1]
+    assert x[0] == pytest.approx(2.5, abs=2 * SKIN)     # the front one at the wall
+    np.testing.assert_allclose(-np.diff(x), 1.0, atol=1e-3)   # closed up, touching
+
+
+def test_a_follower_whose_leader_stops_dead_is_worked_out_in_its_own_cell():
+    # The leader meets a wall 5 cm ahead while the follower, 1 cm behind, follows it at
+    # what it walked last step: the follow fails, and the follower is worked out again
+    # within its own share of the gap.
+    from sidestep.kernels import follow
+
+    world = World2D()
+    world.add_walls([(0.55, -5.0)], [(0.55, 5.0)])
+    crowd = Crowd(world, [(0.0, 0.0), (-1.01, 0.0)], 0.5)
+    d = np.tile([(0.2, 0.0)], (2, 1))
+    run(crowd, d, 1)                              # the leader walks 5 cm, to the wall
+    sent_back = []
+    original = follow.failing_follows
+
+    def spy(*args):
+        back = original(*args)
+        sent_back.append(back.tolist())
+        return back
+
+    follow.failing_follows = spy
+    try:
+        before = crowd.positions.copy()
+        run(crowd, d, 1)
+    finally:
+        follow.failing_follows = original
+    assert sent_back == [[1]]
+    gap = before[0, 0] - before[1, 0] - 1.0
+    assert crowd.positions[0, 0] == pytest.approx(before[0, 0], abs=SKIN)   # held by the wall
+    assert crowd.positions[1, 0] - before[1, 0] == pytest.approx(0.5 * gap, abs=1e-9)

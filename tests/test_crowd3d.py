@@ -438,3 +438,26 @@ def test_agents_at_rest_keep_the_answers_a_step_worked_out_again_gives():
         d = np.column_stack([d[:, 0], np.full(len(d), -0.05), d[:, 1]])
         resting.append(step_kept_and_fresh(kept, fresh, d))
     assert np.mean(resting[-30:]) > 0.5        # most of the jam was at rest, kept
+
+
+def test_an_agent_follows_one_walking_away_on_a_floor():
+    # As in 2D: 2 cm behind a walker, from the second step it keeps the whole pace.
+    crowd = Crowd3D(floor(), standing([(0.0, 0.0), (-1.02, 0.0)]), 0.5, HEIGHT)
+    d = np.tile([(0.1, 0.0, 0.0)], (2, 1))
+    run(crowd, d, 1)
+    for _ in range(6):
+        before = crowd.positions.copy()
+        run(crowd, d, 1)
+        assert before[0, 0] - before[1, 0] - 1.0 < 0.2
+        assert crowd.positions[1, 0] - before[1, 0] == pytest.approx(0.1, abs=1e-9)
+
+
+def test_a_queue_stopped_by_a_wall_closes_up_on_a_floor():
+    world = floor()
+    world.add_boxes([(3.0, 0.0, -5.0)], [(4.0, 3.0, 5.0)])
+    start = standing(np.column_stack([np.arange(6) * -1.2, np.zeros(6)]))
+    crowd = Crowd3D(world, start, 0.5, HEIGHT)
+    run(crowd, np.tile([(0.15, -0.01, 0.0)], (6, 1)), 100)
+    x = np.sort(crowd.positions[:, 0])[::-1]
+    assert x[0] == pytest.approx(2.5, abs=2 * SKIN)
+    np.testing.assert_allclose(-np.diff(x), 1.0, atol=1e-3)

@@ -41,6 +41,9 @@ bar = world.add_body(world.add_walls([(-4.0, 4.0)], [(-2.0, 4.0)], 0.1))
 world.set_pose(bar, (0.0, 0.5), 0.3)
 crowd.step([(1.0, 0.0), (-1.0, 0.0)])         # a body moved: it sweeps past the agents
 crowd.step([(1.0, 0.0), (-1.0, 0.0)], avoid=True)   # avoiding its neighbours
+queue = sidestep.Crowd(world, [(4.35, 2.5), (4.96, 2.5)], 0.3)
+for _ in range(2):                            # following the one ahead; the box stops it
+    queue.step(np.tile([(-0.2, 0.0)], (2, 1)))
 walker = sidestep.Agent(world, (-3.0, 4.6), radius=0.25)
 world.set_pose(bar, (0.0, 0.6), 0.4)
 walker.step(0.0, 0.0)
@@ -62,6 +65,9 @@ w3.cast((0, 5, 0), (0, -10, 0), radius=0.3); w3.cast_many(np.zeros((5000, 3)), n
 crowd3 = sidestep.Crowd3D(w3, [(-3.0, 1.0, 0.0), (-1.0, 1.0, 0.0)], 0.3, 1.8)
 crowd3.step([(1.0, 0.0, 0.0), (-1.0, 0.0, 0.0)]).touching
 crowd3.step([(1.0, 0.0, 0.0), (-1.0, 0.0, 0.0)])
+queue3 = sidestep.Crowd3D(w3, [(2.85, 1.0, 2.0), (3.46, 1.0, 2.0)], 0.3, 1.8)
+for _ in range(2):                            # following the one ahead; a cylinder stops it
+    queue3.step(np.tile([(-0.2, 0.0, 0.0)], (2, 1)))
 hero = sidestep.Character(w3, (0, 0, 0), 0.3, 1.8)
 hero.update((1, 0, 0), 0.1)
 w3.translate([0], (0, 0.1, 0))

@@ -215,11 +215,20 @@ class Crowd3D(_Agents):
         # (The 3D world has no open cells yet: each move asks the world.)
         last, last_flat, still, busy, open_cells, out, stops, obstacles, pressure = \
             self._buffers(params, grid[:5])
+        counts, records = self._follow_buffers(n)
+        packed, rest = np.empty((n, _kc3.PACKED)), np.empty((n, 7))
         run_rows(_kc3.crowd_step, n, blob, p, self._radii, self._halves, self._weights,
-                 d, intents, np.empty((n, _kc3.PACKED)), np.empty((n, 7)), items, start, ox, oy,
+                 d, intents, packed, rest, items, start, ox, oy,
                  size, nx, ny, up, rmax, dmax, code, separation, skin, margin, slack,
                  min_motion, world._max_iterations, scale, *last, flat, last_flat, still, busy,
-                 out, stops, obstacles, pressure, *_cells(nx * ny, n), join=False)
+                 out, stops, obstacles, pressure, self._motions, counts, records,
+                 *_cells(nx * ny, n), join=False)
+        back = self._sent_back(p, out, counts, records, items, skin, scale)
+        if len(back):
+            run_rows(_kc3.redo_rows, len(back), blob, packed, rest, items, start, ox, oy, size,
+                     nx, ny, up, rmax, dmax, code, separation, skin, margin, slack, min_motion,
+                     world._max_iterations, scale, still, busy, out, stops, obstacles, pressure,
+                     self._motions, counts, records, back)
         self._finish(params, d, flat, out, stops, obstacles, pressure, open_cells)
         if squeezed is not None and len(squeezed):
             stops[squeezed] = _moves.STOP_SQUEEZED

@@ -112,8 +112,10 @@ KERNELS: dict[str, tuple[str, float]] = {
     "kernels3d.moves:move_agents": ("P3 F2 F2 F1 F1 i i f f f f i F2 I1", 1.5),
     # Crowds (3D): the 2D grid (crowd:grid_agents) over the horizontal axes.
     "kernels3d.crowd:crowd_step": ("P3 F2 F1 F1 F1 F2 F2 F2 F2 I1 I1 f f f i i i f f i f f f f "
-                                   "f i f i F2 F2 F2 F2 I1 I1 F2 F2 U1 U1 F2 I1 I1 F2 I2 I1 I1",
-                                   3),
+                                   "f i f i F2 F2 F2 F2 I1 I1 F2 F2 U1 U1 F2 I1 I1 F2 F2 I1 F3 "
+                                   "I2 I1 I1", 3),
+    "kernels3d.crowd:redo_rows": ("P3 F2 F2 I1 I1 f f f i i i f f i f f f f f i f U1 U1 F2 I1 "
+                                  "I1 F2 F2 I1 F3 I1 I1", 2),
     "kernels3d.crowd:touching_pairs": ("F2 F1 F1 i f f f i i I1 I1 f", 0.8),
     "kernels3d.world:raycast_points": ("P3 F2 F2 F1 I1 i I1 I1 I1 F1 F2 F2 I1", 4),
     "kernels3d.world:raycast_points_triangles": ("P3 F2 F2 F1 I1 i I1 I1 I1 F1 F2 F2 I1", 2),
@@ -167,6 +169,7 @@ PARTS: dict[str, tuple[str, ...]] = {
     "kernels3d.moves:move_agent": ("kernels3d.moves:slide", "kernels3d.moves:push"),
     "kernels3d.moves:move_agents": ("kernels3d.moves:slide", "kernels3d.moves:push"),
     "kernels3d.crowd:crowd_step": ("kernels3d.moves:slide", "kernels3d.moves:push"),
+    "kernels3d.crowd:redo_rows": ("kernels3d.moves:slide", "kernels3d.moves:push"),
     "kernels3d.world:overlapping_owners": ("kernels3d.world:separation_prim",),
     "kernels3d.cast:cast_rows": ("kernels3d.world:separation_prim", "kernels3d.world:sweep_prim"),
     "kernels3d.character:classify": ("kernels3d.world:separation_prim",),

@@ -51,6 +51,7 @@ import numpy as np
 from numba import njit
 
 from ..kernels.borrow import borrow
+from ..kernels.follow import note_follows
 from ..kernels.crowd import (ROUNDING, _golden, _share, busy_spread, calm, capped, cell_order,
                               grid_window, on_grain, pressure_grain, search_reach, settles,
                               touch_base, wish_terms)
@@ -64,8 +65,9 @@ from .world import SCRATCH_FLOATS, SCRATCH_INTS, borrowed
 ACTIVE = 16
 #: Columns of ``packed``: position (3), radius, core half length.
 PACKED = 5
-#: Columns of ``pairs``: the unit normal (3), the bound, the gap.
-PAIR = 5
+#: Columns of ``pairs``: the unit normal (3), the bound, the gap, the agent's share of the
+#: gap (the bound less what following adds: :mod:`sidestep.kernels.follow`).
+PAIR = 6
 
 
 @njit(cache=True, inline="always")
@@ -198,10 +200,13 @@ def _inside_cell(pairs, count, vx, vy, vz, tolerance, rounding):
 
 
 @njit(cache=True, forceinline=True)
-def _cell(packed, rest, items, row, neighbours, count, up, a0, a1, scale, pairs):
+def _cell(packed, rest, items, row, neighbours, count, up, a0, a1, scale, follow, motions,
+          pairs):
     """The half-space of the agent of ``packed[row]`` against each of its neighbours:
-    ``pairs[t]`` (at least ``count`` rows) is ``nx, ny, nz, bound, gap`` (see the module)
-    for ``packed[neighbours[t]]`` (:func:`~sidestep.kernels.crowd.cell_order`'s rows)."""
+    ``pairs[t]`` (at least ``count`` rows) is ``nx, ny, nz, bound, gap, share`` (see the
+    module) for ``packed[neighbours[t]]`` (:func:`~sidestep.kernels.crowd.cell_order`'s
+    rows); the bound widened when ``follow``, as in 2D
+    (:func:`sidestep.kernels.crowd._cell`)."""
     coincident = False
     px = packed[row, 0]
     py = packed[row, 1]
@@ -225,7 +230,7 @@ def _cell(packed, rest, items, row, neighbours, count, up, a0, a1, scale, pairs)
             pairs[t, 2] = 0.0
             coincident = True
         gap = dist - rk - packed[j, 3]
-        pairs[t, 3] = _share(wk, rest[j, 0]) * gap if gap > 0.0 else 0.0
+        pairs[t, 5] = _share(wk, rest[j, 0]) * gap if gap > 0.0 else 0.0
         pairs[t, 4] = gap
     if coincident:
         # Cores that meet: each leaves along its golden-angle heading, in the
@@ -235,6 +240,14 @@ def _cell(packed, rest, items, row, neighbours, count, up, a0, a1, scale, pairs)
                 g0, g1 = _golden(items[row], items[neighbours[t]])
                 pairs[t, a0] = g0
                 pairs[t, a1] = g1
+    for t in range(count):
+        j = neighbours[t]
+        k = items[j]
+        # What it asked to go away, if it went as far away last step (kernels.follow).
+        asked = rest[j, 1] * pairs[t, 0] + rest[j, 2] * pairs[t, 1] + rest[j, 3] * pairs[t, 2]
+        went = motions[k, 0] * pairs[t, 0] + motions[k, 1] * pairs[t, 1] + \
+            motions[k, 2] * pairs[t, 2]
+        pairs[t, 3] = pairs[t, 5] + max(min(asked, went), 0.0) if follow else pairs[t, 5]
 
 
 @njit(cache=True, nogil=True)
@@ -242,8 +255,8 @@ def crowd_step(world, positions, radii, halves, weights, displacements, intents,
                items, start, ox, oy, size, nx, ny, up, rmax, dmax, mode, separation, skin,
                margin, slack, min_motion, max_iterations, scale, known, pressure_now,
                last_positions, last_displacements, last_pressure, last_stops, last_obstacles,
-               flat, last_flat, still, busy, out, stops, obstacles, pressure, cells, done,
-               queue):
+               flat, last_flat, still, busy, out, stops, obstacles, pressure, motions, counts,
+               records, cells, done, queue):
     """One step of every agent whose row is taken from ``queue`` (see the module).
 
     ``world`` is the packed 3D world, ``up`` its up axis (0, 1 or 2). First
@@ -280,6 +293,21 @@ def crowd_step(world, positions, radii, halves, weights, displacements, intents,
         borrow(last_obstacles), borrow(flat), borrow(last_flat), ox, oy, size, nx, ny,
         spread, borrow(still), borrow(busy),
         borrow(out), borrow(stops), borrow(obstacles), borrow(pressure), cells, done)
+    _work(world, packed, rest, items, start, ox, oy, size, nx, ny, up, rmax, dmax, spread,
+          mode, separation, skin, margin, slack, min_motion, max_iterations, scale, still,
+          busy, out, stops, obstacles, pressure, motions, counts, records, 1, items[:0], done,
+          queue)
+    # Every row done, by whichever thread took it (as in 2D).
+    wait_rows(done, ordered + items.shape[0])
+
+
+@njit(cache=True, forceinline=False)
+def _work(world, packed, rest, items, start, ox, oy, size, nx, ny, up, rmax, dmax, spread,
+          mode, separation, skin, margin, slack, min_motion, max_iterations, scale, still, busy,
+          out, stops, obstacles, pressure, motions, counts, records, follow, order, done,
+          queue):
+    """A thread's part of a step once the agents are ordered, as in 2D
+    (:func:`sidestep.kernels.crowd._work`)."""
     world = borrowed(world)
     contacts_buffer = np.empty((1, CONTACT_FIELDS))
     wf_buffer = np.empty(SCRATCH_FLOATS)
@@ -300,7 +328,8 @@ def crowd_step(world, positions, radii, halves, weights, displacements, intents,
                             borrow(start), ox, oy, size, nx, ny, up, rmax, dmax, spread, mode,
                             separation, skin, margin, slack, min_motion, max_iterations, scale,
                             borrow(still), borrow(busy), borrow(out), borrow(stops),
-                            borrow(obstacles), borrow(pressure),
+                            borrow(obstacles), borrow(pressure), borrow(motions),
+                            borrow(counts), borrow(records), follow, borrow(order),
                             borrow(contacts_buffer), borrow(wf_buffer), borrow(wi_buffer),
                             borrow(cand_buffer), borrow(qp_buffer),
                             borrow(neighbours_buffer), borrow(pairs_buffer), pending, done,
@@ -310,15 +339,27 @@ def crowd_step(world, positions, radii, halves, weights, displacements, intents,
     # The borrowed views above must not outlive their buffers.
     wf_buffer[0] = wi_buffer[0] + contacts_buffer[0, 0] + qp_buffer[0] + cand_buffer[0] + \
         neighbours_buffer[0] + pairs_buffer[0, 0]
-    # Every row done, by whichever thread took it (as in 2D).
-    wait_rows(done, ordered + items.shape[0])
+
+
+@njit(cache=True, nogil=True)
+def redo_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, rmax, dmax, mode,
+              separation, skin, margin, slack, min_motion, max_iterations, scale, still, busy,
+              out, stops, obstacles, pressure, motions, counts, records, order, queue):
+    """Work out again, within their own cells, the agents of the rows ``order`` of a step
+    :func:`crowd_step` made, as in 2D (:func:`sidestep.kernels.crowd.redo_rows`)."""
+    spread = busy_spread(rmax, separation + dmax, skin, size)
+    done = np.zeros(1, dtype=np.int64)
+    _work(world, packed, rest, items, start, ox, oy, size, nx, ny, up, rmax, dmax, spread,
+          mode, separation, skin, margin, slack, min_motion, max_iterations, scale, still,
+          busy, out, stops, obstacles, pressure, motions, counts, records, 0, order, done,
+          queue)
 
 
 @njit(cache=True, forceinline=False)
 def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, rmax, dmax, spread,
                mode, separation, skin, margin, slack, min_motion, max_iterations, scale, still,
-               busy, out, stops, obstacles, pressure, contacts, wf, wi, cand, qp, neighbours,
-               pairs, pending, done, queue):
+               busy, out, stops, obstacles, pressure, motions, counts, records, follow, order,
+               contacts, wf, wi, cand, qp, neighbours, pairs, pending, done, queue):
     """:func:`crowd_step`'s work, as the 2D
     :func:`sidestep.kernels.crowd._step_rows`: the rows ``pending [first, stop)`` left by
     the last call, then rows from ``queue`` until none are left (returns 0), or the
@@ -336,7 +377,9 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, rmax
         first, stop = resume_rows(pending, queue)
         if first >= stop:
             return 0
-        for row in range(first, stop):
+        for slot in range(first, stop):
+            # In the grid's order, or the rows ``order`` lists (agents worked out again).
+            row = order[slot] if order.shape[0] > 0 else slot
             px = packed[row, 0]
             py = packed[row, 1]
             pz = packed[row, 2]
@@ -355,11 +398,12 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, rmax
                 count = _neighbours(packed, row, up, a0, a1, most, rmax, most, skin, ox, oy,
                                     size, nx, ny, start, scale, neighbours)
                 if count > neighbours.shape[0]:
-                    rows_done(done, row - first)
-                    pending[0] = row
+                    rows_done(done, slot - first)
+                    pending[0] = slot
                     pending[1] = stop
                     return count
-            _cell(packed, rest, items, row, neighbours, count, up, a0, a1, scale, pairs)
+            _cell(packed, rest, items, row, neighbours, count, up, a0, a1, scale, follow, motions,
+                  pairs)
             # 2-3. The wish: asked, making way, separating.
             yx = 0.0
             yy = 0.0
@@ -460,11 +504,13 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, rmax
                 far = _neighbours(packed, row, up, a0, a1, moved, rmax, most, skin, ox, oy,
                                   size, nx, ny, start, scale, neighbours)
                 if far > neighbours.shape[0]:
-                    rows_done(done, row - first)
-                    pending[0] = row
+                    rows_done(done, slot - first)
+                    pending[0] = slot
                     pending[1] = stop
                     return far
-                _cell(packed, rest, items, row, neighbours, far, up, a0, a1, scale, pairs)
+                _cell(packed, rest, items, row, neighbours, far, up, a0, a1, scale, follow,
+                      motions, pairs)
+                count = far
                 if not _inside_cell(pairs, far, x - px, y - py, z - pz, tolerance, rounding):
                     x = px
                     y = py
@@ -477,6 +523,11 @@ def _step_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, rmax
                 z = pz
                 code = STOP_BLOCKED
             k = items[row]
+            # Past its own share against a neighbour walking away: noted, to be confirmed
+            # once every agent has moved (kernels.follow).
+            if follow:
+                note_follows(counts, records, k, 3, x - px, y - py, z - pz, pairs, count, 0, 4,
+                             5, items, neighbours, tolerance, rounding)
             out[k, 0] = x
             out[k, 1] = y
             out[k, 2] = z
