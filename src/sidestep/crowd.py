@@ -268,8 +268,8 @@ class _Agents:
                    items: IntArray, skin: float, scale: float) -> IntArray:
         """The rows (of the step's agent order ``items``) of the agents to work out again
         within their own cells (:func:`sidestep.kernels.follow.failing_follows`)."""
-        back = _follow.failing_follows(start, out, counts, records, 0.25 * skin,
-                                       _kc.ROUNDING * scale)
+        back: IntArray = _follow.failing_follows(start, out, counts, records, 0.25 * skin,
+                                                 _kc.ROUNDING * scale)
         if not len(back):
             return back
         row_of = np.empty(len(items), dtype=np.int64)

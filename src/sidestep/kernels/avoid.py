@@ -47,7 +47,7 @@ _STILL = 1e-9
 #: A neighbour that went less than this part of what it asks is held (by the world or
 #: its own neighbours): it makes no way, and the agent takes the whole of the avoiding.
 _HELD = 0.25
-LANE_MAX = 2.0
+LANE_MAX = 1.0
 #: How far ahead (in horizons' walks) an agent looks for oncoming company (lanes).
 LANE_LOOK = 2.0
 
@@ -185,30 +185,52 @@ def _choose(lines, count, vmax, prefer_x, prefer_y):
 
 
 @njit(cache=True)
-def _oncoming(positions, radii, wishes, k, px, py, wx, wy, speed, look, ox, oy, inverse, nx,
-              ny, start, items):
-    """How much oncoming (or standing) company lies ahead of agent ``k`` (at ``p``, wishing
-    ``w`` of length ``speed``) within ``look``: each agent ahead asking to go against ``w``
-    (asking, not moving: two groups pressed face to face still part), or standing (straight
-    at one, the velocity obstacle only slows one down), counts the more the nearer."""
+def flow_bins(positions, wishes, ox, oy, size, nx, ny):
+    """Where the crowd is heading, cell by cell: ``(nx * ny, 4)`` sums of the agents' unit
+    wishes split into their ``+x, -x, +y, -y`` parts, over a grid of ``nx`` by ``ny``
+    cells ``size`` wide from ``(ox, oy)`` (agents asking nothing count in none). What the
+    lanes read (:func:`avoid_rows`): counted by heading, two groups mixed in one cell do
+    not cancel out."""
+    bins = np.zeros((nx * ny, 4))
+    inverse = 1.0 / size
+    for k in range(positions.shape[0]):
+        wx = wishes[k, 0]
+        wy = wishes[k, 1]
+        speed = math.sqrt(wx * wx + wy * wy)
+        if speed == 0.0:
+            continue
+        c = grid_index(positions[k, 1], oy, inverse, ny) * nx + \
+            grid_index(positions[k, 0], ox, inverse, nx)
+        ux = wx / speed
+        uy = wy / speed
+        bins[c, 0] += max(ux, 0.0)
+        bins[c, 1] += max(-ux, 0.0)
+        bins[c, 2] += max(uy, 0.0)
+        bins[c, 3] += max(-uy, 0.0)
+    return bins
+
+
+@njit(cache=True, forceinline=True)
+def _oncoming(bins, px, py, ux, uy, look, ox, oy, size, nx, ny):
+    """How much of the crowd ahead of an agent at ``p`` heading ``u`` (unit) within
+    ``look`` heads against it: each cell of ``bins`` (:func:`flow_bins`) whose centre lies
+    ahead, its heading parts against ``u``, the more the nearer."""
     oncoming = 0.0
-    i0, i1, j0, j1 = grid_window(px, py, look, ox, oy, inverse, nx, ny)
+    i0, i1, j0, j1 = grid_window(px, py, look, ox, oy, 1.0 / size, nx, ny)
+    against_x = 1 if ux > 0.0 else 0          # the -x part heads against +x
+    against_y = 3 if uy > 0.0 else 2
     for cj in range(j0, j1 + 1):
+        cy = oy + (cj + 0.5) * size - py
         for ci in range(i0, i1 + 1):
+            cx = ox + (ci + 0.5) * size - px
+            if cx * ux + cy * uy <= 0.0:
+                continue
+            d = math.sqrt(cx * cx + cy * cy)
+            if d >= look:
+                continue
             c = cj * nx + ci
-            for t in range(start[c], start[c + 1]):
-                j = items[t]
-                ex = positions[j, 0] - px
-                ey = positions[j, 1] - py
-                if ex * wx + ey * wy <= 0.0 or j == k:
-                    continue
-                d2 = ex * ex + ey * ey
-                reach = look + radii[j]
-                if d2 >= reach * reach:
-                    continue
-                wj = math.sqrt(wishes[j, 0] ** 2 + wishes[j, 1] ** 2)
-                if wishes[j, 0] * wx + wishes[j, 1] * wy < -0.25 * speed * wj or wj == 0.0:
-                    oncoming += 1.0 - math.sqrt(d2) / reach
+            oncoming += (bins[c, against_x] * abs(ux) + bins[c, against_y] * abs(uy)) * \
+                (1.0 - d / look)
     return oncoming
 
 
@@ -241,7 +263,7 @@ def _keeps(lines, count, vx, vy):
 
 @njit(cache=True, nogil=True)
 def avoid_rows(positions, radii, weights, motions, wishes, ox, oy, size, nx, ny, start, items,
-               horizon, lanes, neighbours, reach, out, queue):
+               bins, fox, foy, fsize, fnx, fny, horizon, lanes, neighbours, reach, out, queue):
     """Every agent's avoiding displacement, for the rows taken from ``queue``.
 
     Parameters
@@ -253,6 +275,8 @@ def avoid_rows(positions, radii, weights, motions, wishes, ox, oy, size, nx, ny,
     ox, oy, size, nx, ny, start, items
         :func:`~sidestep.kernels.crowd.grid_agents` over ``positions`` (cells of about
         two radii: an agent's neighbours are searched ring by ring of cells).
+    bins, fox, foy, fsize, fnx, fny
+        :func:`flow_bins` and its grid (cells of about a lane's look).
     horizon : float > 0
         Steps ahead an agent keeps clear of its neighbours.
     lanes : float >= 0
@@ -327,9 +351,20 @@ def avoid_rows(positions, radii, weights, motions, wishes, ox, oy, size, nx, ny,
             prefer_x = wx
             prefer_y = wy
             if lanes > 0.0:
-                oncoming = _oncoming(positions, radii, wishes, k, px, py, wx, wy, speed,
-                                     radii[k] + LANE_LOOK * horizon * speed, ox, oy, inverse,
-                                     nx, ny, start, items)
+                oncoming = _oncoming(bins, px, py, wx / speed, wy / speed,
+                                     radii[k] + LANE_LOOK * horizon * speed, fox, foy, fsize,
+                                     fnx, fny)
+                # And whoever stands in the way, near (straight at one, the velocity
+                # obstacle only slows one down).
+                for a in range(count):
+                    j = near[a]
+                    ex = positions[j, 0] - px
+                    ey = positions[j, 1] - py
+                    if wishes[j, 0] == 0.0 and wishes[j, 1] == 0.0 and ex * wx + ey * wy > 0.0:
+                        d = math.sqrt(near_d[a])
+                        look = radii[k] + radii[j] + horizon * speed
+                        if d < look:
+                            oncoming += 1.0 - d / look
                 if oncoming > 0.0:
                     angle = -lanes * min(LANE_MAX, oncoming)
                     cos = math.cos(angle)
