@@ -53,6 +53,23 @@ def test_two_groups_crossing_open_ground_get_further_with_avoidance():
     assert crossed[True] > 0.6
 
 
+def test_groups_meeting_head_on_in_a_corridor_two_agents_wide_pass():
+    world = World2D()
+    world.add_walls([(-20.0, -0.56), (-20.0, 0.56)], [(20.0, -0.56), (20.0, 0.56)])
+    x = -3.0 - 0.7 * np.arange(10)
+    start = np.vstack([np.c_[x, np.where(np.arange(10) % 2, 0.2, -0.2)],
+                       np.c_[-x, np.where(np.arange(10) % 2, -0.2, 0.2)]])
+    heading = np.r_[np.ones(10), -np.ones(10)]
+    d = np.c_[0.08 * heading, np.zeros(20)]
+    for avoid, passed in ((False, 0.0), (True, 1.0)):
+        crowd = Crowd(world, start, 0.25)
+        for _ in range(600):
+            before = crowd.positions.copy()
+            crowd.step(d, avoid=avoid)
+            assert_step_keeps_the_promise(crowd, before, crowd.positions)
+        assert np.mean(crowd.positions[:, 0] * heading > 3.0) == passed
+
+
 def test_agents_at_rest_stay_at_rest_with_avoidance():
     g = np.arange(10) * 1.0
     packed = np.stack(np.meshgrid(g, g), axis=-1).reshape(-1, 2)
