@@ -26,9 +26,23 @@ closer than the sum of their radii less 1e-6 m, the deepest overlap, and the age
 closer than their radius to a wall. One fresh process per library and round, a pause
 before each, the order rotated.
 
-Run (needs pymunk and box2d: ``pip install pymunk box2d``)::
+``sidestep-avoid`` is the same crowd stepping with local avoidance (``step(...,
+avoid=True)``); **RVO2** (``rvo2``) is the ORCA library most games' crowds come from:
+each agent's preferred velocity is its wish over dt, the walls are its obstacles
+(segments), ``doStep`` each step; it keeps agents apart only over its horizon, not
+exactly. "crossed" counts the agents that ended on their goal's side of the middle wall.
+
+``--scene doors3`` is the issue's hall: 100 x 60 m, a middle wall with three doorways
+4 m wide, 2,500 agents (radius 0.25 m) a side, 0.08 m a step, 1,500 steps by default,
+each agent heading for the nearest doorway (both groups use all three: counterflow) and
+then to its goal.
+
+Run (needs pymunk, box2d and RVO2: ``pip install pymunk box2d``, then ``pip install
+cython wheel setuptools`` and ``pip install --no-build-isolation
+pyrvo2-danieldugas``)::
 
     python benchmarks/crowd_hall.py [--rounds 1] [--steps 1000] [--agents 5000]
+    python benchmarks/crowd_hall.py --scene doors3 [--libraries sidestep sidestep-avoid rvo2]
 """
 import argparse
 import json
@@ -47,7 +61,23 @@ DOOR = 4.0
 RADIUS = 0.3
 STEP = 0.14
 DT = 0.1
-LIBRARIES = ("sidestep", "pymunk", "pymunk-loop", "box2d")
+SHARED_DOORS = False        # each group its own doors (doors3: every door, both groups)
+LIBRARIES = ("sidestep", "sidestep-avoid", "rvo2", "pymunk", "pymunk-loop", "box2d")
+#: The scenes: module figures each sets, and its steps and agents per group by default.
+SCENES = {
+    "hall": dict(HALL_X=60.0, HALL_Y=30.0, DOORS=(-22.5, -7.5, 7.5, 22.5), RADIUS=0.3,
+                 STEP=0.14, SHARED_DOORS=False, steps=1000, agents=5000),
+    "doors3": dict(HALL_X=50.0, HALL_Y=30.0, DOORS=(-20.0, 0.0, 20.0), RADIUS=0.25,
+                   STEP=0.08, SHARED_DOORS=True, steps=1500, agents=2500),
+}
+
+
+def use_scene(name):
+    """Set the module's figures to scene ``name``'s; returns its default steps and agents."""
+    figures = dict(SCENES[name])
+    steps, agents = figures.pop("steps"), figures.pop("agents")
+    globals().update(figures)
+    return steps, agents
 
 
 def walls():
@@ -84,8 +114,8 @@ def wishes(positions, goals):
     """
     side = np.sign(goals[:, 0])              # +1: heading east
     passed = positions[:, 0] * side > RADIUS
-    east = np.array(DOORS[0::2])
-    west = np.array(DOORS[1::2])
+    east = np.array(DOORS if SHARED_DOORS else DOORS[0::2])
+    west = np.array(DOORS if SHARED_DOORS else DOORS[1::2])
     near_east = east[np.abs(positions[:, 1:2] - east[None, :]).argmin(axis=1)]
     near_west = west[np.abs(positions[:, 1:2] - west[None, :]).argmin(axis=1)]
     nearest = np.where(side > 0, near_east, near_west)
@@ -96,17 +126,41 @@ def wishes(positions, goals):
 
 
 # ---------------------------------------------------------------- the libraries
-def make_sidestep(positions):
+def make_sidestep(positions, avoid=False):
     import sidestep
     world = sidestep.World2D()
     w = walls()
     world.add_walls(w[:, :2], w[:, 2:])
     crowd = sidestep.Crowd(world, positions, RADIUS)
     for _ in range(2):                        # compiled or loaded from the cache here
-        crowd.step(np.zeros_like(positions))  # (the second step: agents at rest)
+        crowd.step(np.zeros_like(positions), avoid=avoid)   # (the second: agents at rest)
 
     def step(wish):
-        return crowd.step(wish).positions
+        return crowd.step(wish, avoid=avoid).positions
+
+    return step
+
+
+def make_sidestep_avoid(positions):
+    return make_sidestep(positions, avoid=True)
+
+
+def make_rvo2(positions):
+    """RVO2 (ORCA): preferred velocities in, positions out, one call per agent (its API)."""
+    import rvo2
+    sim = rvo2.PyRVOSimulator(DT, 4 * RADIUS + 2 * STEP / DT, 10, 2.0, 1.0, RADIUS, STEP / DT)
+    for x, y in positions:
+        sim.addAgent((float(x), float(y)))
+    for x0, y0, x1, y1 in walls():
+        sim.addObstacle([(float(x0), float(y0)), (float(x1), float(y1))])
+    sim.processObstacles()
+    n = len(positions)
+
+    def step(wish):
+        for i, (vx, vy) in enumerate((wish / DT).tolist()):
+            sim.setAgentPrefVelocity(i, (vx, vy))
+        sim.doStep()
+        return np.array([sim.getAgentPosition(i) for i in range(n)])
 
     return step
 
@@ -198,8 +252,8 @@ def make_box2d(positions):
     return step
 
 
-MAKERS = {"sidestep": make_sidestep, "pymunk": make_pymunk, "pymunk-loop": make_pymunk_loop,
-          "box2d": make_box2d}
+MAKERS = {"sidestep": make_sidestep, "sidestep-avoid": make_sidestep_avoid, "rvo2": make_rvo2,
+          "pymunk": make_pymunk, "pymunk-loop": make_pymunk_loop, "box2d": make_box2d}
 
 
 # ------------------------------------------------------------------ the check
@@ -268,35 +322,43 @@ def one(library, steps, per_group):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=1)
-    parser.add_argument("--steps", type=int, default=1000)
-    parser.add_argument("--agents", type=int, default=5000, help="per group")
+    parser.add_argument("--scene", choices=sorted(SCENES), default="hall")
+    parser.add_argument("--steps", type=int, help="the scene's by default")
+    parser.add_argument("--agents", type=int, help="per group (the scene's by default)")
+    parser.add_argument("--libraries", nargs="+", choices=LIBRARIES, default=LIBRARIES)
     parser.add_argument("--pause", type=float, default=2.0)
     parser.add_argument("--only", choices=LIBRARIES, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    steps, agents = use_scene(args.scene)
+    args.steps = args.steps or steps
+    args.agents = args.agents or agents
     if args.only:
         one(args.only, args.steps, args.agents)
         return
-    rows = {name: [] for name in LIBRARIES}
-    order = list(LIBRARIES)
+    libraries = [name for name in LIBRARIES if name in args.libraries]
+    rows = {name: [] for name in libraries}
+    order = list(libraries)
     for r in range(args.rounds):
         for name in order:
             time.sleep(args.pause)
             print(f"round {r + 1}/{args.rounds}: {name}", file=sys.stderr)
-            done = subprocess.run([sys.executable, __file__, "--only", name, "--steps",
-                                   str(args.steps), "--agents", str(args.agents)],
+            done = subprocess.run([sys.executable, __file__, "--only", name, "--scene",
+                                   args.scene, "--steps", str(args.steps), "--agents",
+                                   str(args.agents)],
                                   capture_output=True, text=True)
             if done.returncode != 0:
                 print(f"{name} failed: {done.stderr.strip().splitlines()[-1:]}", file=sys.stderr)
                 continue
             rows[name].append(json.loads(done.stdout.splitlines()[-1]))
         order = order[1:] + order[:1]
-    rate = {n: statistics.median(r["moves_per_s"] for r in rows[n]) for n in LIBRARIES
+    rate = {n: statistics.median(r["moves_per_s"] for r in rows[n]) for n in libraries
             if rows[n]}
-    print(f"crowd hall: 2 x {args.agents:,} agents, {args.steps:,} steps, {args.rounds} rounds")
+    print(f"crowd hall ({args.scene}): 2 x {args.agents:,} agents, {args.steps:,} steps, "
+          f"{args.rounds} rounds")
     print("| library | agent moves/s | ms per step | overlapping pairs per step: max (mean) "
           "| deepest overlap | agents in walls | crossed | vs pymunk |")
     print("|---|---|---|---|---|---|---|---|")
-    for name in LIBRARIES:
+    for name in libraries:
         if not rows[name]:
             print(f"| {name} | not run | | | | | | |")
             continue

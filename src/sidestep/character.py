@@ -96,7 +96,7 @@ class Character:
     """
 
     __slots__ = ("_world", "_body", "_contacts", "_offsets", "_touches", "_scratch", "_feet",
-                 "_packed", "_state", "_direct", "_mask", "_since", "_facing", "_inherited",
+                 "_packed", "_state", "_direct", "_mask", "_since", "_facing", "_inherited", "_launched",
                  "_riding")
 
     _world: "World3D"
@@ -113,6 +113,7 @@ class Character:
     _since: int            # the bodies' pose count it has seen (Bodies.count)
     _facing: FloatArray    # the level direction it faces; a turning floor turns it
     _inherited: FloatArray  # the velocity of the moving floor it last stood on (m/s)
+    _launched: bool         # the floor's vertical velocity was given to it in the air
     _riding: bool          # whether a moving body's floor carried it this frame
 
     def __init__(self, world: "World3D", feet: Point3, radius: float, height: float, *,
@@ -162,6 +163,7 @@ class Character:
         self._facing = np.zeros(3)
         self._facing[(world._up + 1) % 3] = 1.0
         self._inherited = np.zeros(3)
+        self._launched = False
         self._riding = False
         self._touches = None
         self._feet = body[_kc.B_FEET:_kc.B_FEET + 3]
@@ -220,9 +222,14 @@ class Character:
         self._riding = False
         body = self._body
         if body[_kc.B_ON_FLOOR] == 0.0 and self._inherited.any():
-            # In the air after leaving a moving floor: it keeps the floor's level velocity.
+            # In the air after leaving a moving floor: it keeps the floor's level velocity,
+            # and its first frame in the air starts from the floor's vertical speed too (a
+            # jump from a rising lift goes higher; walking off a falling one, it falls).
             up = int(body[_kc.B_UP])
             level = self._inherited.copy()
+            if not self._launched:
+                body[_kc.B_VSPEED] += level[up]
+                self._launched = True
             level[up] = 0.0
             x, y, z = x + level[0], y + level[1], z + level[2]
         carry = self._carry(packed, dt) \
@@ -234,6 +241,8 @@ class Character:
                                    *self._scratch, self._contacts)
         if body[_kc.B_ON_FLOOR] != 0.0 and not self._riding:
             self._inherited = np.zeros(3)       # landed on a floor that does not move
+        if body[_kc.B_ON_FLOOR] != 0.0:
+            self._launched = False
         if stop == _kc.STOP_SQUEEZED:
             # A body pushed it against something it could not pass: the body overlaps
             # it now; it goes to the nearest spot clear of everything (round the door's

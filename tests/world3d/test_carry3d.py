@@ -120,3 +120,59 @@ def test_crowd3d_is_swept_by_a_turning_bar_and_never_inside_it():
         for centre in ends:
             assert len(world.overlapping(centre, 0.2 - 1e-6, 1.8 - 2e-6)) <= 1   # the ground
     assert np.any(np.abs(ends - starts).max(axis=1) > 0.1)                 # it swept some
+
+
+def _jump_peak(lift_speed):
+    """The highest the feet get after jumping at 4 m/s from a lift rising at
+    ``lift_speed`` m/s (it stops when the character leaves it)."""
+    world = _ground()
+    lift = world.add_body(world.add_boxes([(-1.2, 0, -1.2)], [(1.2, 0.2, 1.2)]))
+    hero = sidestep.Character(world, (0.0, 0.2, 0.0), 0.3, 1.8)
+    height = 0.0
+    for _ in range(20):                                    # riding up
+        height += lift_speed * DT
+        world.set_pose(lift, (0.0, height, 0.0), dt=DT)
+        hero.update((0.0, 0.0, 0.0), DT)
+    assert hero.on_floor
+    start = hero.position[1]
+    hero.jump(4.0)
+    height += lift_speed * DT                              # the jump's frame: still rising
+    world.set_pose(lift, (0.0, height, 0.0), dt=DT)
+    hero.update((0.0, 0.0, 0.0), DT)
+    peak = start
+    for _ in range(40):
+        world.set_pose(lift, (0.0, height, 0.0), dt=DT)    # the lift stops
+        hero.update((0.0, 0.0, 0.0), DT)
+        peak = max(peak, hero.position[1])
+    return peak - start
+
+
+def test_jump_from_rising_lift_goes_higher():
+    still = _jump_peak(0.0)
+    rising = _jump_peak(2.0)
+    # v^2 / 2g: 4 m/s gives 0.82 m; 6 m/s, 1.83 m (to the frames' rounding).
+    assert still == pytest.approx(4.0 ** 2 / (2 * 9.81), rel=0.1)
+    assert rising == pytest.approx(6.0 ** 2 / (2 * 9.81), rel=0.1)
+
+
+def test_walking_off_a_falling_platform_starts_falling_at_its_speed():
+    world = _ground()
+    world.add_boxes([(-30, 0, -30)], [(-12, 3, 30)])
+    deck = world.add_body(world.add_boxes([(-2, 4.7, -1)], [(2, 5, 1)]))
+    hero = sidestep.Character(world, (1.5, 5.0, 0.0), 0.3, 1.8)
+    height = 0.0
+    for _ in range(10):                                    # falling at 3 m/s
+        height -= 3.0 * DT
+        world.set_pose(deck, (0.0, height, 0.0), dt=DT)
+        hero.update((0.0, 0.0, 0.0), DT)
+    assert hero.on_floor
+    height -= 3.0 * DT
+    world.set_pose(deck, (0.0, height, 0.0), dt=DT)
+    hero.update((30.0, 0.0, 0.0), DT)                      # steps off the edge at once
+    assert not hero.on_floor
+    y0 = hero.position[1]
+    world.set_pose(deck, (0.0, height, 0.0), dt=DT)       # the deck stops
+    hero.update((0.0, 0.0, 0.0), DT)
+    assert not hero.on_floor
+    # Falls at the deck's 3 m/s and more from its first frame in the air, not from rest.
+    assert y0 - hero.position[1] >= 3.0 * DT
