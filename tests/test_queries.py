@@ -146,3 +146,22 @@ def test_batch_calls_refuse_one_row_against_a_batch():
         world.move_many((0.0, 0.0), [(1.0, 0.0)])
     with pytest.raises(ValueError, match="origins and directions"):
         world.raycast((0.0, 0.0), [(1.0, 0.0)])
+
+
+def test_a_point_on_a_wall_just_below_a_row_border_overlaps_it():
+    # The broadphase picks a point's row by a quotient and each row's band by products:
+    # a point just below a row's border, on a wall, read no cell and overlapped nothing.
+    from sidestep.kernels.world import unpack_world
+
+    rng = np.random.default_rng(0)
+    world = sidestep.World2D()
+    start = rng.uniform(-50, 50, (30, 2))
+    world.add_walls(start, start + rng.uniform(-5, 5, (30, 2)))
+    diagonal = int(world.add_walls([(-60.0, -60.0)], [(60.0, 60.0)])[0])
+    cells = unpack_world(world._store.pack(), world._store.live(sidestep.layers.ALL)).items
+    borders = [np.nextafter(cells.origin_y + j * cells.cell_size, -np.inf)
+               for j in range(cells.ny + 1)]
+    on_wall = [y for y in borders if abs(y) < 59.0]
+    assert len(on_wall) >= 5
+    for y in on_wall:
+        assert diagonal in world.overlapping((y, y), 0.0), y

@@ -44,15 +44,6 @@ from .world import (S_INSIDE, SCRATCH_INTS, borrowed, cell_span, inside_areas, i
 #: cast from the stop sees the obstacle as a contact, not as an overlap.
 BACK_OFF = 0.25
 
-#: Room (world units) added to the disc when choosing the broadphase cells to
-#: read, as much as items get when they are put in the cells. Without it a
-#: ray (radius 0) moving along a row's border, or starting on it, read no
-#: cell at all: ``rows_capsule`` picks the row by a quotient and
-#: ``columns_capsule`` clips to the row's band by a product, and the two
-#: round apart (a ray at y = 1 in rows whose border is 1.0000000000000002;
-#: from a circle's centre it missed the circle).
-_CELL_ROOM = 1e-6
-
 #: Broadphase cells per stretch of a long cast: the motion is walked a
 #: stretch at a time, nearest first, and the walk ends at the first stretch
 #: within which a contact is already known (Amanatides and Woo's early exit,
@@ -76,7 +67,7 @@ def start_contact(world, px, py, radius, work_ints):
     """
     world = borrowed(world)
     count, best, bo, bnx, bny, bqx, bqy = inside_areas(world, px, py, work_ints, S_INSIDE)
-    reach = radius + _CELL_ROOM
+    reach = radius
     for grid in range(2):       # the items that never move, then the bodies'
         cells = world.items if grid == 0 else world.moving
         if cells.nx == 0:
@@ -174,9 +165,9 @@ def _walk(world, cells, px, py, dx, dy, radius, best, hit, hnx, hny):
         by = py + f1 * dy
         # Only items within the motion (so far as it still may go) of the disc can be met.
         farthest = radius + min(best, 1.0) * length
-        j0, j1 = rows_capsule(cells, ax, ay, bx, by, radius + _CELL_ROOM)
+        j0, j1 = rows_capsule(cells, ax, ay, bx, by, radius)
         for j in range(j0, j1 + 1):
-            i0, i1 = columns_capsule(cells, ax, ay, bx, by, radius + _CELL_ROOM, j)
+            i0, i1 = columns_capsule(cells, ax, ay, bx, by, radius, j)
             for i in range(i0, i1 + 1):
                 lo, hi = cell_span(world, cells, j * cells.nx + i)
                 for t in range(lo, hi):

@@ -75,8 +75,12 @@ def columns_capsule(index, ax, ay, bx, by, radius, j):
     Returns ``i0 > i1`` when the row is missed.
     """
     s = index.cell_size
-    y_lo = index.origin_y + j * s - radius
-    y_hi = index.origin_y + (j + 1) * s + radius
+    # The band a rounding wider: row ``j`` was picked by a quotient (:func:`cell_coord`),
+    # the band's edges are products, and the two round apart (a point at y = 1 in the
+    # row whose lower edge works out to 1.0000000000000002 read no column at all).
+    room = 1e-12 * (abs(index.origin_y) + (j + 2) * s)
+    y_lo = index.origin_y + j * s - radius - room
+    y_hi = index.origin_y + (j + 1) * s + radius + room
     dy = by - ay
     f0 = 0.0
     f1 = 1.0
