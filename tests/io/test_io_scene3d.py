@@ -155,7 +155,20 @@ BROKEN = [
     (dict(panels__layer=2), r"panels\[0\].layer", "needs scene version 2"),
     (dict(version=2, panels__layer=40), r"panels\[0\].layer", "layer 0..31"),
     (dict(version=2, meshes__layer="1"), r"meshes\[0\].layer", "integer"),
-    (dict(version=2, bodies=[{"obstacles": [0]}]), "bodies", "not yet in 3D"),
+    (dict(bodies=[{"obstacles": [0]}]), "bodies", "needs scene version 2"),
+    (dict(version=2, bodies=[{"obstacles": []}]), r"bodies\[0\].obstacles", "at least one"),
+    (dict(version=2, bodies=[{"obstacles": [9]}]), r"bodies\[0\].obstacles\[0\]",
+     "no obstacle 9"),
+    (dict(version=2, bodies=[{"obstacles": [0]}, {"obstacles": [0]}]),
+     r"bodies\[1\].obstacles\[0\]", r"also in bodies\[0\]"),
+    (dict(version=2, bodies=[{"obstacles": [0], "rotation": [1, 0, 0]}]),
+     r"bodies\[0\].rotation", "unit quaternion"),
+    (dict(version=2, bodies=[{"obstacles": [0], "rotation": [2, 0, 0, 0]}]), r"bodies\[0\]",
+     "rotation"),
+    (dict(version=2, bodies=[{"obstacles": [0], "angle": 0.5}]), r"bodies\[0\].angle",
+     "unknown"),
+    (dict(version=2, bodies=[{"obstacles": [2], "rotation": [0.7071068, 0.7071068, 0, 0]}]),
+     r"bodies\[0\]", "heightfield"),
 ]
 
 
@@ -173,10 +186,47 @@ def test_valid_base_scene_loads(tmp_path):
     assert len(load(path).world) == 4
 
 
-def test_a_3d_world_with_bodies_is_refused_not_written_wrong(tmp_path):
-    world = sidestep.World3D()
-    door = world.add_body(world.add_boxes([(0, 0, 0)], [(1, 2, 0.1)]))
-    world.set_pose(door, (1.0, 0.0, 0.0), (0.9238795, 0.0, 0.3826834, 0.0))
-    with pytest.raises(ValueError, match="bodies"):
-        sidestep.save(world, tmp_path / "door.json")
-    assert not (tmp_path / "door.json").exists()
+def _bodies_world():
+    world = every_family_world()
+    rng = np.random.default_rng(4)
+    # Every family in a body: a door (a box and a voxel table), a mix of the others, and
+    # a heightfield (which turns only about up).
+    door = world.add_body([5, 8])
+    mix = world.add_body([0, 2, 4, 7])
+    ground = world.add_body([9])
+    world.set_pose(door, (1.0, 0.0, 0.5), (0.9238795, 0.0, 0.3826834, 0.0))
+    q = rng.normal(size=4)
+    world.set_pose(mix, rng.normal(size=3), q / np.linalg.norm(q))
+    world.set_pose(ground, (0.5, -0.2, 0.1), (0.8, 0.0, 0.6, 0.0))
+    return world
+
+
+def test_bodies_round_trip_and_the_loaded_world_answers_as_the_saved_one(tmp_path):
+    world = _bodies_world()
+    path = sidestep.save(world, tmp_path / "bodies.json")
+    data = json.loads(path.read_text())
+    assert data["version"] == 2
+    assert [b["obstacles"] for b in data["bodies"]] == [[5, 8], [0, 2, 4, 7], [9]]
+    loaded = load(path).world
+    rng = np.random.default_rng(5)
+    origins = rng.uniform(-4, 8, (3000, 3))
+    ways = rng.normal(size=(3000, 3))
+    ways /= np.linalg.norm(ways, axis=1, keepdims=True)
+    a, b = world.raycast(origins, ways), loaded.raycast(origins, ways)
+    np.testing.assert_array_equal(a.hit, b.hit)
+    np.testing.assert_allclose(a.distance[a.hit], b.distance[b.hit], atol=1e-9)
+    np.testing.assert_allclose(world.clearance(origins), loaded.clearance(origins), atol=1e-9)
+    for body in (0, 1, 2):
+        np.testing.assert_allclose(world.pose(body)[0], loaded.pose(body)[0], atol=1e-12)
+        np.testing.assert_allclose(world.pose(body)[1], loaded.pose(body)[1], atol=1e-12)
+    # The loaded bodies still move: the door swung back home answers as the saved one's.
+    for w in (world, loaded):
+        w.set_pose(0, (0.0, 0.0, 0.0))
+    np.testing.assert_allclose(world.clearance(origins), loaded.clearance(origins), atol=1e-9)
+
+
+def test_saved_3d_files_with_bodies_match_the_json_schema(tmp_path):
+    jsonschema = pytest.importorskip("jsonschema")
+    from sidestep.io.scene3d import schema
+    path = sidestep.save(_bodies_world(), tmp_path / "bodies.json")
+    jsonschema.Draft202012Validator(schema()).validate(json.loads(path.read_text()))

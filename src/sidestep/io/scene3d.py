@@ -41,8 +41,11 @@ key and by the world's type::
 - A heightfield's ``heights`` lists its rows (``heights[r][c]``), as
   :meth:`~sidestep.World3D.add_heightfield` takes them.
 - An obstacle's ``layer`` (``0 .. 31``, :mod:`sidestep.layers`) defaults to 0
-  and is written only when not 0; it needs version 2. 3D files have no
-  ``bodies`` yet.
+  and is written only when not 0; it needs version 2.
+- ``bodies`` are the world's rigid bodies: their obstacles written in the
+  body's own frame, the body's ``position`` and ``rotation`` (a unit
+  quaternion ``[w, x, y, z]``) beside them (see :mod:`sidestep.io.scene_bodies`);
+  they need version 2.
 - Family keys, ``name``, ``up`` and ``spawns`` may be left out; ids are
   ``0 .. n-1`` over all obstacles, or absent from all (then obstacles are
   added family by family in the order above). A bad value is a
@@ -63,14 +66,16 @@ import numpy as np
 from ..level import Level, LevelError
 from ..world3d import World3D
 from .scene import (FORMAT, VERSION, _Checker, _dumps, _joined, _kind, _load_order,
-                    _numbered, check_version, record_layer)
+                    _needs_version_2, _numbered, check_version, record_layer)
+from .scene_bodies import body_frame_records3d, body_records, make_bodies, read_bodies
 
 #: The value of ``"dimensions"`` that marks a 3D scene.
 DIMENSIONS = 3
 #: File key of each World3D family, in the order obstacles without ids are added.
 FAMILY_KEYS = {"panel": "panels", "mesh": "meshes", "box": "boxes", "sphere": "spheres",
                "cylinder": "cylinders", "voxels": "voxels", "heightfield": "heightfields"}
-_TOP_KEYS = {"format", "version", "dimensions", "name", "up", "spawns", *FAMILY_KEYS.values()}
+_TOP_KEYS = {"format", "version", "dimensions", "name", "up", "bodies", "spawns",
+             *FAMILY_KEYS.values()}
 #: Per family key: the keys a record must have, and all the keys it may have.
 _RECORD_KEYS = {"panels": ({"vertices"}, {"vertices", "sides"}),
                 "meshes": ({"vertices", "triangles"}, {"vertices", "triangles", "sides"}),
@@ -110,11 +115,6 @@ def save(world, path, *, spawns=None, name=""):
     """
     if not isinstance(world, World3D):
         raise TypeError(f"world must be a World3D, got {type(world).__name__}")
-    if len(world._store.bodies):
-        # Their obstacles are held partly in the bodies' frames: written as they are,
-        # the file would put them in the wrong place. Refused rather than wrong.
-        raise ValueError("world has bodies: 3D scene files do not keep bodies yet (2D ones "
-                         "do); save the level without them and make them after loading")
     if not isinstance(name, str):
         raise TypeError(f"name must be a string, got {type(name).__name__}")
     path = Path(path)
@@ -133,13 +133,18 @@ def save(world, path, *, spawns=None, name=""):
 def scene_data(world, *, spawns=None, name=""):
     """The scene of a ``World3D`` as plain Python data (obstacles numbered 0..n-1 in id order)."""
     records = []
+    # A body's obstacles in its own frame (boxes, cylinders and grids the world keeps so).
+    in_bodies = body_frame_records3d(world, _record)
     for family, key in FAMILY_KEYS.items():
         g = world.geometry(family)
         for i, oid in enumerate(g["ids"].tolist()):
-            records.append((oid, key, _record(family, g, i)))
+            records.append((oid, key, in_bodies[oid] if oid in in_bodies
+                            else _record(family, g, i)))
     records.sort(key=lambda r: r[0])
+    rank = {oid: n for n, (oid, _, _) in enumerate(records)}
+    bodies = body_records(world, rank)
     layer = dict(zip(world.ids.tolist(), world.layers(world.ids).tolist()))
-    data = {"format": FORMAT, "version": VERSION if any(layer.values()) else 1,
+    data = {"format": FORMAT, "version": VERSION if bodies or any(layer.values()) else 1,
             "dimensions": DIMENSIONS}
     if name:
         data["name"] = name
@@ -147,6 +152,7 @@ def scene_data(world, *, spawns=None, name=""):
     for key in FAMILY_KEYS.values():
         data[key] = [_numbered(rank, layer[oid], rec) for rank, (oid, k, rec)
                      in enumerate(records) if k == key]
+    data["bodies"] = bodies
     data = {k: v for k, v in data.items() if v != []}
     if spawns is not None and len(spawns):
         arr = np.asarray(spawns, dtype=np.float64)
@@ -198,8 +204,6 @@ def scene_from_data(data, path):
         doc.fail("format", f'must be "{FORMAT}", got {data.get("format")!r}')
     if data.get("dimensions") != DIMENSIONS or isinstance(data.get("dimensions"), bool):
         doc.fail("dimensions", f"must be 2 or 3, got {data.get('dimensions')!r}")
-    if "bodies" in data:
-        doc.fail("bodies", "this sidestep reads bodies in 2D scenes only, not yet in 3D")
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
         doc.fail(unknown[0], f"unknown key; a 3D scene has {', '.join(sorted(_TOP_KEYS))}")
@@ -220,6 +224,8 @@ def scene_from_data(data, path):
             obstacles.append((*_obstacle(doc, family, rec, place), place))
             layers.append(record_layer(doc, rec, place, version))
     order = _load_order(doc, obstacles)
+    bodies = read_bodies(doc, data["bodies"], len(obstacles), dim=3) \
+        if "bodies" in data and _needs_version_2(doc, "bodies", version) else []
     world = World3D(up=up)
     for n in order:
         _, method, args, place = obstacles[n]
@@ -227,6 +233,7 @@ def scene_from_data(data, path):
             getattr(world, method)(*args, layer=layers[n])
         except (ValueError, TypeError) as exc:
             raise LevelError(path, place, str(exc)) from None
+    make_bodies(world, bodies, path)
     spawns = np.zeros((0, 3))
     if "spawns" in data:
         pts = doc.sequence(data["spawns"], "spawns")

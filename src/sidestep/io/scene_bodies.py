@@ -18,6 +18,17 @@ A scene (version 2) lists its rigid bodies under ``"bodies"``::
 - A body none of whose obstacles is left (all removed) is not written;
   later bodies are numbered down, as obstacle ids are.
 
+A 3D scene (:mod:`sidestep.io.scene3d`) lists them the same way, the turn as a
+unit quaternion ``(w, x, y, z)`` (default ``[1, 0, 0, 0]``)::
+
+    "bodies": [
+     {"obstacles": [0, 4], "position": [4.0, 0.0, 1.5], "rotation": [0.92, 0.0, 0.38, 0.0]}
+    ]
+
+``x_world = R(rotation) x + position``; the obstacles are written in the body's frame
+(the coordinates the world keeps for it, so a round trip is exact but for the rotation,
+which the world keeps as a matrix).
+
 A body's velocity (its last ``set_pose``'s motion) is not kept: the loaded
 body is at rest.
 """
@@ -26,6 +37,7 @@ import numpy as np
 from ..level import LevelError
 
 _BODY_KEYS = ({"obstacles"}, {"obstacles", "position", "angle"})
+_BODY_KEYS_3D = ({"obstacles"}, {"obstacles", "position", "rotation"})
 
 
 # ====================================================================== save
@@ -75,28 +87,63 @@ def body_frame_records(world, record):
     return out
 
 
+def body_frame_records3d(world, record):
+    """``{obstacle id: (family, record)}`` of the panels, meshes and spheres in a body of a
+    ``World3D``, in their body's frame (the coordinates the world keeps for the body;
+    ``record(family, geometry, 0)`` of a one-obstacle geometry dict). Its boxes,
+    cylinders, voxels and heightfields the world already gives in their body's frame
+    (``World3D.geometry``)."""
+    st = world._store
+    if not len(st.bodies):
+        return {}
+    parts = st._parts
+    corner = {int(r): n for n, r in enumerate(parts.vertex_row)}
+    prim = {int(r): n for n, r in enumerate(parts.prim_row)}
+    members = np.concatenate(st.bodies.members)
+    out = {}
+    for family in ("panel", "mesh", "sphere"):
+        g = world.geometry(family)
+        for i, oid in enumerate(g["ids"].tolist()):
+            if oid not in members:
+                continue
+            if family == "sphere":
+                local = parts.prim_local[prim[int(st.first_prim.view()[oid])]]
+                one = {"centers": local[None, 0:3], "radii": g["radii"][i:i + 1]}
+            else:
+                f, c = st.vertex_range.view()[oid]
+                one = {"vertices": [parts.vertex_local[[corner[r] for r in range(f, f + c)]]],
+                       "sides": g["sides"][i:i + 1]}
+                if family == "mesh":
+                    one["triangles"] = g["triangles"][i:i + 1]
+            out[oid] = record(family, one, 0)
+    return out
+
+
 def body_records(world, rank):
-    """The ``"bodies"`` records of a ``World2D``; ``rank`` maps a world id to its file id."""
+    """The ``"bodies"`` records of a ``World2D`` or ``World3D``; ``rank`` maps a world id to
+    its file id."""
     st = world._store
     out = []
     for body, members in enumerate(st.bodies.members):
         live = members[st.alive.view()[members] != 0]
         if not len(live):
             continue
-        position, angle = world.pose(body)
+        position, turn = world.pose(body)
         out.append({"obstacles": [rank[i] for i in live.tolist()],
-                    "position": position.tolist(), "angle": angle})
+                    "position": position.tolist(),
+                    **({"rotation": turn.tolist()} if np.ndim(turn) else {"angle": turn})})
     return out
 
 
 # ====================================================================== load
-def read_bodies(doc, value, count):
-    """``[(ids, position, angle, place)]`` of a file's ``bodies`` (``count`` obstacles)."""
+def read_bodies(doc, value, count, dim=2):
+    """``[(ids, position, turn, place)]`` of a file's ``bodies`` (``count`` obstacles):
+    the turn an angle (2D) or a quaternion ``[w, x, y, z]`` (``dim`` 3)."""
     owner = {}
     out = []
     for i, rec in enumerate(doc.sequence(value, "bodies")):
         place = f"bodies[{i}]"
-        doc.record(rec, place, "bodies", *_BODY_KEYS)
+        doc.record(rec, place, "bodies", *(_BODY_KEYS if dim == 2 else _BODY_KEYS_3D))
         ids = doc.sequence(rec["obstacles"], f"{place}.obstacles")
         if not ids:
             doc.fail(f"{place}.obstacles", "a body needs at least one obstacle")
@@ -108,17 +155,27 @@ def read_bodies(doc, value, count):
             if oid in owner:
                 doc.fail(where, f"obstacle {oid} is also in {owner[oid]}")
             owner[oid] = place
-        position = doc.point(rec.get("position", [0.0, 0.0]), place, "position")
-        angle = doc.number(rec.get("angle", 0.0), place, "angle")
-        out.append((ids, position, angle, place))
+        if dim == 2:
+            position = doc.point(rec.get("position", [0.0, 0.0]), place, "position")
+            turn = doc.number(rec.get("angle", 0.0), place, "angle")
+        else:
+            position = doc.point3(rec.get("position", [0.0, 0.0, 0.0]), place, "position")
+            quaternion = rec.get("rotation", [1.0, 0.0, 0.0, 0.0])
+            if not isinstance(quaternion, list) or len(quaternion) != 4:
+                doc.fail(f"{place}.rotation", "must be a unit quaternion [w, x, y, z]")
+            turn = [doc.number(q, place, f"rotation[{a}]") for a, q in enumerate(quaternion)]
+        out.append((ids, position, turn, place))
     return out
 
 
 def make_bodies(world, bodies, path):
     """Make each of ``read_bodies``' bodies in the freshly loaded ``world`` and pose it."""
-    for ids, position, angle, place in bodies:
+    for ids, position, turn, place in bodies:
         try:
             body = world.add_body(ids)
         except (ValueError, KeyError) as exc:     # a one-sided wall, say
             raise LevelError(path, f"{place}.obstacles", str(exc).strip("'\"")) from None
-        world.set_pose(body, position, angle)
+        try:
+            world.set_pose(body, position, turn)
+        except ValueError as exc:                 # not a unit quaternion, a tilted ground
+            raise LevelError(path, place, str(exc)) from None
