@@ -110,8 +110,9 @@ def run_sidestep(vertices, triangles, hinges, homes, starts, motion):
     import sidestep
     world = sidestep.World3D()
     world.add_mesh(vertices, triangles)
+    # A door 2 cm above the floor, DOOR[1] high (as pybullet's and the check's).
     doors = [world.add_body(world.add_boxes([(0.0, 0.02, -DOOR[2] / 2)],
-                                            [(DOOR[0], DOOR[1], DOOR[2] / 2)])[0])
+                                            [(DOOR[0], DOOR[1] + 0.02, DOOR[2] / 2)])[0])
              for _ in range(DOORS)]
     blocks = [world.add_body(world.add_boxes([-BLOCK / 2], [BLOCK / 2])[0])
               for _ in range(BLOCKS)]
