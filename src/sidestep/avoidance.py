@@ -40,12 +40,12 @@ class Avoidance:
         form lanes (0.7 by default, up to twice that with several oncoming near; 0: plain
         reciprocal avoidance).
     neighbours : int >= 1
-        Nearest agents each agent avoids, at most (10 by default).
+        Nearest agents each agent avoids, at most (6 by default).
     """
 
     horizon: float = 20.0
     lanes: float = 0.7
-    neighbours: int = 10
+    neighbours: int = 6
 
     def __post_init__(self) -> None:
         validation.length(self.horizon, "horizon", allow_zero=False)
