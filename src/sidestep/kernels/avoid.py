@@ -50,6 +50,9 @@ _HELD = 0.25
 LANE_MAX = 1.0
 #: How far ahead (in horizons' walks) an agent looks for oncoming company (lanes).
 LANE_LOOK = 2.0
+#: Agents keep this many times the sum of their radii apart over the horizon (a little
+#: room to pass each other: a crowd that packs itself tight cannot part).
+SPACE = 1.2
 
 
 @njit(cache=True, forceinline=True)
@@ -375,11 +378,12 @@ def avoid_rows(positions, radii, weights, motions, wishes, ox, oy, size, nx, ny,
                 j = near[a]
                 mj2 = motions[j, 0] ** 2 + motions[j, 1] ** 2
                 wj2 = wishes[j, 0] ** 2 + wishes[j, 1] ** 2
-                standing = mj2 <= _HELD * _HELD * wj2 or mj2 <= (_STILL * speed) ** 2 and wj2 == 0.0
+                standing = mj2 <= _HELD * _HELD * wj2 or \
+                    (mj2 <= (_STILL * speed) ** 2 and wj2 == 0.0)
                 share = 1.0 if standing else _share(weights[j], weights[k])
                 _half_plane(mvx, mvy, positions[j, 0] - px, positions[j, 1] - py,
-                            mvx - motions[j, 0], mvy - motions[j, 1], radii[k] + radii[j],
-                            horizon, share, lines, a)
+                            mvx - motions[j, 0], mvy - motions[j, 1],
+                            SPACE * (radii[k] + radii[j]), horizon, share, lines, a)
             if _keeps(lines, count, prefer_x, prefer_y) and prefer_x == wx and prefer_y == wy:
                 continue
             vx, vy = _choose(lines, count, speed, prefer_x, prefer_y)
