@@ -84,19 +84,45 @@ def test_heavy_agent_passes_through_a_resting_block_of_400():
     assert crowd.positions[0, 1] == 0.0                   # never pushed off its line
 
 
-def test_heavy_agent_is_held_by_a_tightly_packed_block():
-    # No room to make way: the block holds (it is pushed one layer a step at most).
-    g = np.arange(20) * 1.02
+def test_heavy_agent_gets_through_a_packed_block_with_room_to_spare():
+    # 400 agents 5 cm apart in a corridor with 2 m to spare: the push travels through the
+    # block within each step (kernels.push), the agents ahead make way in turn, and the
+    # heavy agent walks out the far side on its line; nobody overlaps, nobody enters a wall.
+    g = np.arange(20) * 1.05
     block = np.stack(np.meshgrid(g, g), axis=-1).reshape(-1, 2) + (5.0, -g[-1] / 2)
-    crowd = Crowd(World2D(), np.vstack([[(0.0, 0.0)], block]), 0.5,
+    half = g[-1] / 2 + 0.5 + 1.0
+    world = World2D()
+    world.add_walls([(-5.0, -half), (-5.0, half)], [(40.0, -half), (40.0, half)])
+    crowd = Crowd(world, np.vstack([[(0.0, 0.0)], block]), 0.5,
                   weights=np.r_[np.inf, np.ones(400)])
     d = np.zeros((401, 2))
     d[0] = (0.25, 0.0)
-    for _ in range(60):
+    for _ in range(300):
         before = crowd.positions.copy()
         crowd.step(d)
         assert_step_keeps_the_promise(crowd, before, crowd.positions)
-    assert crowd.positions[0, 0] < 5.0
+    assert crowd.positions[0, 0] > 5.0 + g[-1] + 0.5      # out the far side
+    assert abs(crowd.positions[0, 1]) < 1e-5              # on its line
+
+
+def test_heavy_agent_is_held_where_there_is_no_room():
+    # A dead end one agent wide, ten agents 2 cm apart in it: the push closes the gaps and
+    # then the heavy agent is held; nobody is pushed into the end wall or another agent.
+    world = World2D()
+    world.add_walls([(-3.0, -0.51), (-3.0, 0.51), (12.0, -0.51)],
+                    [(12.0, -0.51), (12.0, 0.51), (12.0, 0.51)])
+    line = np.column_stack([0.5 + 1.02 * np.arange(10), np.zeros(10)])   # to x = 9.68
+    crowd = Crowd(world, np.vstack([[(-1.5, 0.0)], line]), 0.5,
+                  weights=np.r_[np.inf, np.ones(10)])
+    d = np.zeros((11, 2))
+    d[0] = (0.2, 0.0)
+    for _ in range(100):
+        before = crowd.positions.copy()
+        crowd.step(d)
+        assert_step_keeps_the_promise(crowd, before, crowd.positions)
+    x = crowd.positions[:, 0]
+    assert x.max() <= 11.5 + 1e-9                         # the last one at the end wall
+    assert x[0] == pytest.approx(11.5 - 10.0, abs=0.01)   # held: ten diameters short of it
 
 
 def test_equal_weights_share_the_way():

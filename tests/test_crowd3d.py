@@ -461,3 +461,20 @@ def test_a_queue_stopped_by_a_wall_closes_up_on_a_floor():
     x = np.sort(crowd.positions[:, 0])[::-1]
     assert x[0] == pytest.approx(2.5, abs=2 * SKIN)
     np.testing.assert_allclose(-np.diff(x), 1.0, atol=1e-3)
+
+
+def test_heavy_agent_gets_through_a_packed_block_in_a_corridor():
+    # As in 2D: 100 capsules 5 cm apart, a corridor with 2 m to spare.
+    g = np.arange(10) * 1.05
+    world = floor(30.0)
+    half = g[-1] / 2 + 0.5 + 1.0
+    world.add_boxes([(-5.0, 0.0, -half - 1.0), (-5.0, 0.0, half)],
+                    [(25.0, 3.0, -half), (25.0, 3.0, half + 1.0)])
+    xz = np.stack(np.meshgrid(g + 3.0, g - g[-1] / 2), axis=-1).reshape(-1, 2)
+    crowd = Crowd3D(world, standing(np.vstack([[(0.0, 0.0)], xz])), 0.5, HEIGHT,
+                    weights=np.r_[np.inf, np.ones(100)])
+    d = np.zeros((101, 3))
+    d[:, 1] = -0.01
+    d[0, 0] = 0.25
+    run(crowd, d, 150)
+    assert crowd.positions[0, 0] > 3.0 + g[-1] + 0.5

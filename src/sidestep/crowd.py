@@ -21,6 +21,7 @@ from ._types import BoolArray, CrowdMode, FloatArray, Ids, IntArray, Numbers, Po
 from .kernels import carry as _carry
 from .kernels import crowd as _kc
 from .kernels import follow as _follow
+from .kernels import push as _push
 from .kernels import moves as _moves
 from .kernels.row_queue import row_queue
 from .threads import run_rows
@@ -181,12 +182,14 @@ class _Agents:
         return [0, 1]
 
     def _prelude(self, displacements: object, mode: str, skin: float, avoid: object
-                 ) -> tuple[FloatArray, int, FloatArray, float, float, float, float]:
+                 ) -> tuple[FloatArray, int, FloatArray, float, float, float, float, FloatArray]:
         """A step's checked input and first figures: ``(d, mode code, intents, rmax, dmax,
-        separation, cell)`` (see :func:`sidestep.kernels.crowd.crowd_step`); ``d`` turned
-        aside from the neighbours when ``avoid`` (:mod:`sidestep.avoidance`); ``cell`` is
-        the least cell of the agents' grid: two agents' reach (each its radius and the most
-        an agent moves, ``dmax + separation``)."""
+        separation, cell, weights)`` (see :func:`sidestep.kernels.crowd.crowd_step`); ``d``
+        turned aside from the neighbours when ``avoid`` (:mod:`sidestep.avoidance`), and
+        with the pushes of agents of infinite weight sent on through the crowd, as the
+        weights they lend (:mod:`sidestep.kernels.push`); ``cell`` is the least cell of
+        the agents' grid: two agents' reach (each its radius and the most an agent moves,
+        ``dmax + separation``)."""
         n = len(self._ids)
         d, _ = validation.points(displacements, "displacements", dim=self._DIM)
         if d.shape != (n, self._DIM):
@@ -205,12 +208,41 @@ class _Agents:
                              np.ascontiguousarray(d[:, plane]))
             d = d.copy()
             d[:, plane] = turned
+        d, weights = self._pushed(d)
         intents, dmax, rmax = _kc.step_figures(d, self._pressure, self._radii)
         # Rounded up a little, so that it stays the same from step to step (agents at rest).
         dmax = _round_up(dmax)
         separation = self._separation if self._separation is not None else 0.25 * rmax
         cell = max(2.0 * (rmax + separation + dmax) + skin, 1e-9)
-        return d, code, intents, rmax, dmax, separation, cell
+        return d, code, intents, rmax, dmax, separation, cell, weights
+
+    def _pushed(self, d: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """``d`` with the pushes of walking agents of infinite weight sent on through the
+        crowd, and the weights they lend for the step
+        (:func:`sidestep.kernels.push.push_plans`); ``d`` and the crowd's weights as they
+        are when no such agent walks. No agent's displacement grows past the step's
+        largest."""
+        weights = self._weights
+        heavy = np.isinf(weights)
+        if not heavy.any() or not np.any(d[heavy]):
+            return d, weights
+        plane = self._plane()
+        flat = np.ascontiguousarray(self._positions[:, plane])
+        asked = np.ascontiguousarray(d[:, plane])
+        length = np.sqrt(np.einsum("ij,ij->i", d, d))
+        dmax = float(length.max())
+        grid = _kc.grid_agents(flat, 2.0 * float(self._radii.max()) + 2.0 * dmax)
+        plans = np.empty_like(asked)
+        carried = np.empty(len(weights))
+        if not _push.push_plans(flat, self._radii, weights, asked, dmax, *grid, plans, carried):
+            return d, weights
+        pushed = d.copy()
+        pushed[:, plane] += plans
+        # At most the largest displacement asked (the step's bound on every motion).
+        total = np.sqrt(np.einsum("ij,ij->i", pushed, pushed))
+        over = total > dmax
+        pushed[over] *= (dmax / total[over])[:, None]
+        return pushed, carried
 
     @staticmethod
     def _params(world: "World2D | World3D", figures: tuple[object, ...],
@@ -399,8 +431,8 @@ class Crowd(_Agents):
         n = len(self._ids)
         world = self._world
         skin, margin, slack, min_motion = world._tolerances()
-        d, code, intents, rmax, dmax, separation, cell = self._prelude(displacements, mode, skin,
-                                                                      avoid)
+        d, code, intents, rmax, dmax, separation, cell, weights = self._prelude(
+            displacements, mode, skin, avoid)
         squeezed = self._carried(world, skin, margin, slack, min_motion)
         p = self._positions
         grid = _kc.grid_agents(p, cell)
@@ -412,7 +444,7 @@ class Crowd(_Agents):
             params, grid[:5])
         counts, records = self._follow_buffers(n)
         packed, rest = np.empty((n, 3)), np.empty((n, 5))
-        run_rows(_kc.crowd_step, n, blob, seen, p, self._radii, self._weights, d, intents,
+        run_rows(_kc.crowd_step, n, blob, seen, p, self._radii, weights, d, intents,
                  packed, rest, items, start, ox, oy, size, nx, ny,
                  rmax, dmax, code, separation, skin, margin, slack, min_motion,
                  world._max_iterations, *last, still, busy, open_cells, out, stops, obstacles,

@@ -193,8 +193,8 @@ class Crowd3D(_Agents):
         world = self._world
         up = world._up
         skin, margin, slack, min_motion = world._tolerances()
-        d, code, intents, rmax, dmax, separation, cell = self._prelude(displacements, mode, skin,
-                                                                      avoid)
+        d, code, intents, rmax, dmax, separation, cell, weights = self._prelude(
+            displacements, mode, skin, avoid)
         squeezed = None
         bodies = world._store.bodies
         if bodies.count > self._since and n:
@@ -217,7 +217,7 @@ class Crowd3D(_Agents):
             self._buffers(params, grid[:5])
         counts, records = self._follow_buffers(n)
         packed, rest = np.empty((n, _kc3.PACKED)), np.empty((n, 7))
-        run_rows(_kc3.crowd_step, n, blob, p, self._radii, self._halves, self._weights,
+        run_rows(_kc3.crowd_step, n, blob, p, self._radii, self._halves, weights,
                  d, intents, packed, rest, items, start, ox, oy,
                  size, nx, ny, up, rmax, dmax, code, separation, skin, margin, slack,
                  min_motion, world._max_iterations, scale, *last, flat, last_flat, still, busy,

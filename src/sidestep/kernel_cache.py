@@ -87,6 +87,7 @@ KERNELS: dict[str, tuple[str, float]] = {
     "crowd:redo_rows": ("F1 U1 F2 F2 I1 I1 f f f i i f f i f f f f f i U1 U1 U1 F2 I1 I1 F2 "
                         "F2 I1 F3 I1 I1", 3),
     "follow:failing_follows": ("F2 F2 I1 F3 f f", 0.5),
+    "push:push_plans": ("F2 F1 F1 F2 f f f f i i I1 I1 F2 F1", 0.5),
     "crowd:grid_agents": ("F2 f", 0.2),
     "crowd:step_figures": ("F2 F2 F1", 0.2),
     "crowd:touching_pairs": ("F2 F1 f f f i i I1 I1 f", 0.8),
@@ -193,7 +194,7 @@ COMMANDS: dict[str, list[str]] = {
     "check": _LEVEL + ["pairs:close_pairs_capsules", "world:overlapping_owners",
                        "world:nearest_points"],
     "play": _LEVEL + ["moves:move_packed", "world:nearest_points", "crowd:crowd_step",
-                      "crowd:redo_rows", "follow:failing_follows",
+                      "crowd:redo_rows", "follow:failing_follows", "push:push_plans",
                       "crowd:grid_agents", "crowd:step_figures", "carry:carry_packed",
                       "carry:carry_agents"],
     "demo3d": ["kernels3d.mesh:face_normals", "kernels3d.mesh:active_edges",
