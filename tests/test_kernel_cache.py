@@ -41,6 +41,8 @@ bar = world.add_body(world.add_walls([(-4.0, 4.0)], [(-2.0, 4.0)], 0.1))
 world.set_pose(bar, (0.0, 0.5), 0.3)
 crowd.step([(1.0, 0.0), (-1.0, 0.0)])         # a body moved: it sweeps past the agents
 crowd.step([(1.0, 0.0), (-1.0, 0.0)], avoid=True)   # avoiding its neighbours
+heavy = sidestep.Crowd(world, [(-5.0, 7.0), (-4.35, 7.0)], 0.3, weights=[np.inf, 1.0])
+heavy.step([(0.3, 0.0), (0.0, 0.0)])          # a player's push sent on ahead of it
 queue = sidestep.Crowd(world, [(4.35, 2.5), (4.96, 2.5)], 0.3)
 for _ in range(2):                            # following the one ahead; the box stops it
     queue.step(np.tile([(-0.2, 0.0)], (2, 1)))

@@ -143,11 +143,8 @@ def failing_follows(starts, out, counts, records, tolerance, rounding):
                 followers[fill[j]] = k
                 fill[j] += 1
         todo = np.empty(n, dtype=np.int64)
-        top = 0
-        for k in range(n):
-            if back[k]:
-                todo[top] = k
-                top += 1
+        top = failed
+        todo[:top] = np.flatnonzero(back)
         while top > 0:
             top -= 1
             j = todo[top]
@@ -158,10 +155,4 @@ def failing_follows(starts, out, counts, records, tolerance, rounding):
                     failed += 1
                     todo[top] = k
                     top += 1
-    found = np.empty(failed, dtype=np.int64)
-    f = 0
-    for k in range(n):
-        if back[k]:
-            found[f] = k
-            f += 1
-    return found
+    return np.flatnonzero(back).astype(np.int64)
