@@ -29,7 +29,7 @@ from .polygon import contains_point_polygon, depth_point_polygon
 from .row_queue import next_rows
 from .segment import (TWO_SIDED, separation_point_segment, separation_point_wall_one_sided,
                       sweep_circle_segment, sweep_from_end_wall_one_sided,
-                      within_reach_point_segment)
+                      within_reach_motion_segment, within_reach_point_segment)
 
 AREA_BOX = 0
 AREA_POLYGON = 1
@@ -257,6 +257,15 @@ def item_within_reach(world, e, px, py, reach):
     """Whether ``p`` may lie within ``reach`` of item ``e``'s surface (conservative filter)."""
     ax, ay, bx, by, t = item_geometry(world, e)
     return within_reach_point_segment(px, py, ax, ay, bx, by, reach + t)
+
+
+@njit(cache=True, forceinline=False, inline="always")
+def item_within_reach_motion(world, e, px, py, dx, dy, length, reach):
+    """Whether item ``e``'s surface may come within ``reach`` of the motion ``p -> p + d``
+    of ``length`` ``|d|`` (conservative filter,
+    :func:`~sidestep.kernels.segment.within_reach_motion_segment`)."""
+    ax, ay, bx, by, t = item_geometry(world, e)
+    return within_reach_motion_segment(px, py, dx, dy, length, ax, ay, bx, by, reach + t)
 
 
 @njit(cache=True, forceinline=False)
