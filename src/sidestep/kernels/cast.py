@@ -30,9 +30,9 @@ from .borrow import borrow
 from .index import columns_capsule, rows_capsule
 from .row_queue import next_rows
 from .segment import TWO_SIDED
-from .world import (S_INSIDE, SCRATCH_INTS, borrowed, cell_span, inside_areas, item_owner,
+from .world import (S_INSIDE, SCRATCH_INTS, borrowed, inside_areas, item_owner,
                     item_owner_alive, item_sides, item_within_reach,
-                    item_within_reach_motion, listed, separation_item,
+                    item_within_reach_motion, listed, row_span, separation_item,
                     separation_one_sided, sweep_item, unpack_world)
 
 #: How far (in skins, along the motion) a cast stops before its exact time of
@@ -84,30 +84,29 @@ def start_contact(world, px, py, radius, work_ints):
         j0, j1 = rows_capsule(cells, px, py, px, py, reach)
         for j in range(j0, j1 + 1):
             i0, i1 = columns_capsule(cells, px, py, px, py, reach, j)
-            for i in range(i0, i1 + 1):
-                lo, hi = cell_span(world, cells, j * cells.nx + i)
-                for t in range(lo, hi):
-                    e = np.int64(world.small[t])
-                    # Only items within radius of p touch the disc (a squared test
-                    # first, the exact separation below); an area holding p is
-                    # measured by its depth, not its outline.
-                    if not item_within_reach(world, e, px, py, radius) or \
-                            not item_owner_alive(world, e) or (count > 0 and listed(
-                            work_ints, S_INSIDE, count, item_owner(world, e))):
-                        continue
-                    sep, nx, ny, qx, qy = separation_item(world, e, px, py)
-                    if sep > radius:
-                        continue
-                    if world.one_sided and item_sides(world, e) != TWO_SIDED:
-                        sep, nx, ny, qx, qy = separation_one_sided(world, e, px, py)
-                    if sep < best:
-                        best = sep
-                        bo = item_owner(world, e)
-                        bnx, bny, bqx, bqy = nx, ny, qx, qy
+            lo, hi = row_span(world, cells, j, i0, i1)
+            for t in range(lo, hi):
+                e = np.int64(world.small[t])
+                # Only items within radius of p touch the disc (a squared test
+                # first, the exact separation below); an area holding p is
+                # measured by its depth, not its outline.
+                if not item_within_reach(world, e, px, py, radius) or \
+                        not item_owner_alive(world, e) or (count > 0 and listed(
+                        work_ints, S_INSIDE, count, item_owner(world, e))):
+                    continue
+                sep, nx, ny, qx, qy = separation_item(world, e, px, py)
+                if sep > radius:
+                    continue
+                if world.one_sided and item_sides(world, e) != TWO_SIDED:
+                    sep, nx, ny, qx, qy = separation_one_sided(world, e, px, py)
+                if sep < best:
+                    best = sep
+                    bo = item_owner(world, e)
+                    bnx, bny, bqx, bqy = nx, ny, qx, qy
     return bo, best, bnx, bny, bqx, bqy
 
 
-@njit(cache=True, forceinline=False)
+@njit(cache=True, forceinline=True)
 def first_hit(world, px, py, dx, dy, radius):
     """Exact first contact of the disc of ``radius`` moving from ``p`` by ``d``.
 
@@ -145,7 +144,7 @@ def first_hit(world, px, py, dx, dy, radius):
     return best, hit, hnx, hny, near
 
 
-@njit(cache=True, forceinline=False)
+@njit(cache=True, forceinline=True)
 def _walk(world, cells, px, py, dx, dy, radius, best, hit, hnx, hny, near):
     # first_hit's walk over one broadphase grid, the best contact so far (and whether an
     # item is near the start) carried in and out.
@@ -191,35 +190,34 @@ def _walk(world, cells, px, py, dx, dy, radius, best, hit, hnx, hny, near):
         j0, j1 = rows_capsule(cells, ax, ay, bx, by, radius)
         for j in range(j0, j1 + 1):
             i0, i1 = columns_capsule(cells, ax, ay, bx, by, radius, j)
-            for i in range(i0, i1 + 1):
-                lo, hi = cell_span(world, cells, j * cells.nx + i)
-                for t in range(lo, hi):
-                    e = np.int64(world.small[t])
-                    if _MOTION_LO < reach < _MOTION_HI:
-                        if not item_within_reach_motion(world, e, px, py, rx, ry, reach, radius):
-                            continue
-                    elif not item_within_reach(world, e, px, py, radius + reach):
+            lo, hi = row_span(world, cells, j, i0, i1)
+            for t in range(lo, hi):
+                e = np.int64(world.small[t])
+                if _MOTION_LO < reach < _MOTION_HI:
+                    if not item_within_reach_motion(world, e, px, py, rx, ry, reach, radius):
                         continue
-                    if not item_owner_alive(world, e):
-                        continue
-                    # (The filters above keep every item within radius of p.)
-                    near = near or item_within_reach(world, e, px, py, radius)
-                    f, fnx, fny = sweep_item(world, e, px, py, dx, dy, radius)
-                    if f < best:
-                        best = f
-                        hit = e
-                        hnx = fnx
-                        hny = fny
-                        upto = min(best, 1.0)
-                        rx = upto * dx
-                        ry = upto * dy
-                        reach = upto * length
+                elif not item_within_reach(world, e, px, py, radius + reach):
+                    continue
+                if not item_owner_alive(world, e):
+                    continue
+                # (The filters above keep every item within radius of p.)
+                near = near or item_within_reach(world, e, px, py, radius)
+                f, fnx, fny = sweep_item(world, e, px, py, dx, dy, radius)
+                if f < best:
+                    best = f
+                    hit = e
+                    hnx = fnx
+                    hny = fny
+                    upto = min(best, 1.0)
+                    rx = upto * dx
+                    ry = upto * dy
+                    reach = upto * length
         if best <= f1:
             break
     return best, hit, hnx, hny, near
 
 
-@njit(cache=True, forceinline=False)
+@njit(cache=True, forceinline=True)
 def cast_point(world, px, py, dx, dy, radius, skin, work_ints):
     """First contact of a disc of ``radius`` swept from ``p`` by ``d``, no slide.
 
