@@ -190,6 +190,26 @@ def test_long_cast_stops_at_the_first_of_many_walls_and_from_far_outside():
     assert_miss(world.cast((1e6, 5.0), (-2e6, 0.0), radius=0.25))
 
 
+def test_cast_starting_touching_a_tree_behind_it_stops_at_once_before_one_ahead():
+    # No solid area in this world: the walk along the motion itself tells
+    # whether anything touches the disc at its start. The tree behind touches
+    # the rim exactly (0.5 + 1.0 from its centre), the motion leads away from
+    # it towards another tree: stopped at once, by the one behind.
+    world = sidestep.World2D()
+    behind, ahead = (int(i) for i in world.add_circles([(-1.5, 0.0), (5.0, 0.0)], 1.0))
+    hit = world.cast((0.0, 0.0), (10.0, 0.0), radius=0.5)
+    assert (hit.fraction, hit.obstacle) == (0.0, behind)
+    assert hit.normal.tolist() == [1.0, 0.0] and hit.point.tolist() == [-0.5, 0.0]
+    # A hair further from it, the disc starts clear and meets the one ahead.
+    clear = world.cast((1e-9, 0.0), (10.0, 0.0), radius=0.5)
+    assert clear.obstacle == ahead
+    assert_stops_before(clear, (3.5 - 1e-9) / 10.0, 10.0)
+    # Touching a wall's side, moving along it: stopped as well.
+    wall = int(world.add_walls([(20.0, -0.5)], [(30.0, -0.5)])[0])
+    along = world.cast((25.0, 0.0), (3.0, 0.0), radius=0.5)
+    assert (along.fraction, along.obstacle) == (0.0, wall)
+
+
 def test_ray_on_a_cell_border_reads_its_row():
     # Regression (found by the property below): a ray (radius 0) starting at a
     # circle's centre, exactly level with a broadphase row's border. The row

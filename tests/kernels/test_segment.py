@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from sidestep.kernels.segment import (CONVEX_END, CONVEX_START, ONE_SIDED, closest_point_segment,
                                       separation_point_segment,
                                       separation_point_wall_one_sided, sweep_circle_segment,
-                                      sweep_from_end_wall_one_sided, within_reach_point_segment)
+                                      sweep_from_end_wall_one_sided,
+                                      within_reach_motion_segment, within_reach_point_segment)
 
 
 def test_closest_point_vertical_wall():
@@ -159,3 +160,75 @@ def test_within_reach_agrees_with_the_exact_separation(px, py, ax, ay, bx, by, r
     # powers of its lengths underflow (then the filter accepts, safe side).
     if sep > reach * (1.0 + 1e-6) + 1e-5 * size and size > 1e-70:
         assert not within_reach_point_segment(px, py, ax, ay, bx, by, reach)
+
+
+# ------------------------------------------------------- reach filter of a motion
+def _within_motion(p, d, a, b, reach):
+    return within_reach_motion_segment(p[0], p[1], d[0], d[1], math.hypot(*d), a[0], a[1],
+                                       b[0], b[1], reach)
+
+
+def test_within_reach_motion_keeps_what_the_path_passes_and_drops_what_it_never_nears():
+    # A motion from (0, 0) by (10, 0), reach 1: the box [-1, 11] x [-1, 1].
+    p, d = (0.0, 0.0), (10.0, 0.0)
+    assert _within_motion(p, d, (5.0, 1.9), (5.0, 1.9), 1.0) is False      # beside, too far
+    assert _within_motion(p, d, (5.0, 0.9), (5.0, 0.9), 1.0) is True
+    assert _within_motion(p, d, (-0.9, 0.0), (-0.9, 0.0), 1.0) is True     # behind the start
+    assert _within_motion(p, d, (-1.1, 0.0), (-1.1, 0.0), 1.0) is False
+    assert _within_motion(p, d, (11.1, 0.0), (11.1, 0.0), 1.0) is False    # past the end
+    # A wall whose ends both lie outside the box but which crosses the path.
+    assert _within_motion(p, d, (5.0, -30.0), (5.0, 30.0), 1.0) is True
+    assert _within_motion(p, d, (-5.0, -3.0), (20.0, -3.0), 1.0) is False  # parallel, below
+    # Turned: the same motion along the diagonal.
+    q, e = (0.0, 0.0), (10.0 / math.sqrt(2.0), 10.0 / math.sqrt(2.0))
+    assert _within_motion(q, e, (4.0, 2.0), (4.0, 2.0), 1.0) is False       # 1.41 across
+    assert _within_motion(q, e, (4.0, 3.0), (4.0, 3.0), 1.0) is True        # 0.71 across
+
+
+def _segments_distance(p, q, a, b):
+    # Distance between segments pq and ab, independently of sidestep: zero
+    # where they cross, else the least of the four end-to-segment distances.
+    def point_segment(x, s0, s1):
+        ex, ey = s1[0] - s0[0], s1[1] - s0[1]
+        ll = ex * ex + ey * ey
+        f = 0.0 if ll == 0.0 else min(1.0, max(0.0, ((x[0] - s0[0]) * ex +
+                                                    (x[1] - s0[1]) * ey) / ll))
+        return math.hypot(x[0] - s0[0] - f * ex, x[1] - s0[1] - f * ey)
+
+    def side(o, s, t):
+        return (s[0] - o[0]) * (t[1] - o[1]) - (s[1] - o[1]) * (t[0] - o[0])
+
+    if side(p, q, a) * side(p, q, b) < 0.0 and side(a, b, p) * side(a, b, q) < 0.0:
+        return 0.0
+    return min(point_segment(p, a, b), point_segment(q, a, b), point_segment(a, p, q),
+               point_segment(b, p, q))
+
+
+_small = st.floats(-50.0, 50.0, allow_nan=False)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_small, _small, _small, _small, _small, _small, _small, _small,
+       st.floats(0.0, 5.0), st.sampled_from([0.0, 1e6, -3e7]))
+def test_within_reach_motion_never_drops_what_a_sweep_meets(px, py, dx, dy, ax, ay, bx, by,
+                                                             reach, shift):
+    # Whatever a disc of radius reach sweeping p -> p + d touches (the
+    # sweep's own answer, and the independent distance between the motion
+    # and the segment), the filter keeps; far from the origin as well.
+    if math.hypot(dx, dy) < 1e-6:
+        return
+    px, py, ax, ay, bx, by = px + shift, py + shift, ax + shift, ay + shift, bx + shift, \
+        by + shift
+    keep = _within_motion((px, py), (dx, dy), (ax, ay), (bx, by), reach)
+    if sweep_circle_segment(px, py, dx, dy, reach, ax, ay, bx, by)[0] <= 1.0:
+        assert keep
+    gap = _segments_distance((px, py), (px + dx, py + dy), (ax, ay), (bx, by))
+    if gap <= reach * (1.0 - 1e-12) - 1e-9 * max(1.0, abs(shift)):
+        assert keep
+    # And it drops a circle (a point item) clearly beyond the box around the
+    # motion (whose corners reach 1.42 times as far as the capsule's round
+    # ends). (A long segment is kept whenever its span overlaps the box in
+    # the motion's frame, near it or not.)
+    centre = _segments_distance((px, py), (px + dx, py + dy), (ax, ay), (ax, ay))
+    if centre > 1.5 * reach + 1e-6 * max(1.0, abs(shift)):
+        assert not _within_motion((px, py), (dx, dy), (ax, ay), (ax, ay), reach)

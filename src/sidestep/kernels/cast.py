@@ -30,8 +30,9 @@ from .borrow import borrow
 from .index import columns_capsule, rows_capsule
 from .row_queue import next_rows
 from .segment import TWO_SIDED
-from .world import (S_INSIDE, SCRATCH_INTS, borrowed, cell_span, inside_areas, item_owner,
-                    item_owner_alive, item_sides, item_within_reach, listed, separation_item,
+from .world import (S_INSIDE, SCRATCH_INTS, borrowed, inside_areas, item_owner,
+                    item_owner_alive, item_sides, item_within_reach,
+                    item_within_reach_motion, listed, row_span, separation_item,
                     separation_one_sided, sweep_item, unpack_world)
 
 #: How far (in skins, along the motion) a cast stops before its exact time of
@@ -50,6 +51,14 @@ BACK_OFF = 0.25
 #: in stretches of cells rather than single cells so a disc's width costs
 #: no extra bookkeeping).
 _STRETCH = 2.0
+
+#: Lengths of the motion still open between which the walk filters items by the
+#: motion's box (:func:`~sidestep.kernels.world.item_within_reach_motion`);
+#: outside them (a motion shorter than 1e-100 or longer than 1e100, or a contact
+#: found that near the start) by the disc around the start that the motion
+#: stays in, whose squares neither underflow nor overflow there.
+_MOTION_LO = 1e-100
+_MOTION_HI = 1e100
 
 
 @njit(cache=True, forceinline=False)
@@ -75,36 +84,41 @@ def start_contact(world, px, py, radius, work_ints):
         j0, j1 = rows_capsule(cells, px, py, px, py, reach)
         for j in range(j0, j1 + 1):
             i0, i1 = columns_capsule(cells, px, py, px, py, reach, j)
-            for i in range(i0, i1 + 1):
-                lo, hi = cell_span(world, cells, j * cells.nx + i)
-                for t in range(lo, hi):
-                    e = np.int64(world.small[t])
-                    # An area holding p is measured by its depth, not its outline.
-                    if not item_owner_alive(world, e) or (count > 0 and listed(
-                            work_ints, S_INSIDE, count, item_owner(world, e))):
-                        continue
-                    sep, nx, ny, qx, qy = separation_item(world, e, px, py)
-                    if sep > radius:
-                        continue
-                    if world.one_sided and item_sides(world, e) != TWO_SIDED:
-                        sep, nx, ny, qx, qy = separation_one_sided(world, e, px, py)
-                    if sep < best:
-                        best = sep
-                        bo = item_owner(world, e)
-                        bnx, bny, bqx, bqy = nx, ny, qx, qy
+            lo, hi = row_span(world, cells, j, i0, i1)
+            for t in range(lo, hi):
+                e = np.int64(world.small[t])
+                # Only items within radius of p touch the disc (a squared test
+                # first, the exact separation below); an area holding p is
+                # measured by its depth, not its outline.
+                if not item_within_reach(world, e, px, py, radius) or \
+                        not item_owner_alive(world, e) or (count > 0 and listed(
+                        work_ints, S_INSIDE, count, item_owner(world, e))):
+                    continue
+                sep, nx, ny, qx, qy = separation_item(world, e, px, py)
+                if sep > radius:
+                    continue
+                if world.one_sided and item_sides(world, e) != TWO_SIDED:
+                    sep, nx, ny, qx, qy = separation_one_sided(world, e, px, py)
+                if sep < best:
+                    best = sep
+                    bo = item_owner(world, e)
+                    bnx, bny, bqx, bqy = nx, ny, qx, qy
     return bo, best, bnx, bny, bqx, bqy
 
 
-@njit(cache=True, forceinline=False)
+@njit(cache=True, forceinline=True)
 def first_hit(world, px, py, dx, dy, radius):
     """Exact first contact of the disc of ``radius`` moving from ``p`` by ``d``.
 
-    Returns ``(fraction, item, nx, ny)``: the time of impact in ``[0, 1]``,
-    the item met and the normal there (obstacle towards disc), or
-    ``(inf, -1, 0, 0)`` for a miss. A start touching an item counts only if
-    the motion goes into it (see
+    Returns ``(fraction, item, nx, ny, near)``: the time of impact in
+    ``[0, 1]``, the item met and the normal there (obstacle towards disc), or
+    ``(inf, -1, 0, 0)`` for a miss; ``near`` is False when no item's surface
+    lies within ``radius`` of ``p`` (the squared test
+    :func:`~sidestep.kernels.world.item_within_reach`, which
+    :func:`start_contact` makes first), so the disc does not start touching
+    any. A start touching an item counts only if the motion goes into it (see
     :func:`~sidestep.kernels.segment.sweep_circle_segment`); :func:`cast_point`
-    tests the start first. ``d`` must not be zero.
+    judges the start. ``d`` must not be zero.
 
     The motion is clipped to the broadphase box grown by ``radius`` (every
     item lies half a cell inside it, so no contact lies outside) and walked
@@ -112,24 +126,28 @@ def first_hit(world, px, py, dx, dy, radius):
     a fraction within a stretch lies in the cells that stretch's capsule
     covers (the contact point is within ``radius`` of the centre), so once
     the best contact lies within the stretches walked, nothing farther can
-    come first.
+    come first. The first stretch covers the disc at ``p`` (a start outside
+    the grown box is half a cell from every item), and every item within
+    ``radius`` of ``p`` passes the walk's filter, so ``near`` sees them all.
     """
     world = borrowed(world)
     best = math.inf
     hit = np.int64(-1)
     hnx = 0.0
     hny = 0.0
+    near = False
     for grid in range(2):       # the items that never move, then the bodies'
         cells = world.items if grid == 0 else world.moving
         if cells.nx > 0:
-            best, hit, hnx, hny = _walk(world, cells, px, py, dx, dy, radius, best, hit, hnx,
-                                        hny)
-    return best, hit, hnx, hny
+            best, hit, hnx, hny, near = _walk(world, cells, px, py, dx, dy, radius, best, hit,
+                                              hnx, hny, near)
+    return best, hit, hnx, hny, near
 
 
-@njit(cache=True, forceinline=False)
-def _walk(world, cells, px, py, dx, dy, radius, best, hit, hnx, hny):
-    # first_hit's walk over one broadphase grid, the best contact so far carried in and out.
+@njit(cache=True, forceinline=True)
+def _walk(world, cells, px, py, dx, dy, radius, best, hit, hnx, hny, near):
+    # first_hit's walk over one broadphase grid, the best contact so far (and whether an
+    # item is near the start) carried in and out.
     world = borrowed(world)
     s = cells.cell_size
     # 1. Clip p + fraction * d to the grown box (slab test).
@@ -142,7 +160,7 @@ def _walk(world, cells, px, py, dx, dy, radius, best, hit, hnx, hny):
         hi = lo + (cells.nx if axis == 0 else cells.ny) * s + 2.0 * radius
         if d == 0.0:
             if o < lo or o > hi:
-                return best, hit, hnx, hny
+                return best, hit, hnx, hny, near
         else:
             ta = (lo - o) / d
             tb = (hi - o) / d
@@ -151,11 +169,17 @@ def _walk(world, cells, px, py, dx, dy, radius, best, hit, hnx, hny):
             f_in = max(f_in, ta)
             f_out = min(f_out, tb)
     if f_in > f_out:
-        return best, hit, hnx, hny
+        return best, hit, hnx, hny, near
     # 2. Walk the clipped motion a stretch at a time.
     length = math.sqrt(dx * dx + dy * dy)
     n = max(1, int(math.ceil((f_out - f_in) * length / (_STRETCH * s))))
     step = (f_out - f_in) / n
+    # Only items within reach of the motion so far as it still may go (to the
+    # best contact yet) can be met: the part of d still open, and its length.
+    upto = min(best, 1.0)
+    rx = upto * dx
+    ry = upto * dy
+    reach = upto * length
     for k in range(n):
         f0 = f_in + k * step
         f1 = f_out if k == n - 1 else f_in + (k + 1) * step
@@ -163,30 +187,37 @@ def _walk(world, cells, px, py, dx, dy, radius, best, hit, hnx, hny):
         ay = py + f0 * dy
         bx = px + f1 * dx
         by = py + f1 * dy
-        # Only items within the motion (so far as it still may go) of the disc can be met.
-        farthest = radius + min(best, 1.0) * length
         j0, j1 = rows_capsule(cells, ax, ay, bx, by, radius)
         for j in range(j0, j1 + 1):
             i0, i1 = columns_capsule(cells, ax, ay, bx, by, radius, j)
-            for i in range(i0, i1 + 1):
-                lo, hi = cell_span(world, cells, j * cells.nx + i)
-                for t in range(lo, hi):
-                    e = np.int64(world.small[t])
-                    if not item_within_reach(world, e, px, py, farthest) or \
-                            not item_owner_alive(world, e):
+            lo, hi = row_span(world, cells, j, i0, i1)
+            for t in range(lo, hi):
+                e = np.int64(world.small[t])
+                if _MOTION_LO < reach < _MOTION_HI:
+                    if not item_within_reach_motion(world, e, px, py, rx, ry, reach, radius):
                         continue
-                    f, fnx, fny = sweep_item(world, e, px, py, dx, dy, radius)
-                    if f < best:
-                        best = f
-                        hit = e
-                        hnx = fnx
-                        hny = fny
+                elif not item_within_reach(world, e, px, py, radius + reach):
+                    continue
+                if not item_owner_alive(world, e):
+                    continue
+                # (The filters above keep every item within radius of p.)
+                near = near or item_within_reach(world, e, px, py, radius)
+                f, fnx, fny = sweep_item(world, e, px, py, dx, dy, radius)
+                if f < best:
+                    best = f
+                    hit = e
+                    hnx = fnx
+                    hny = fny
+                    upto = min(best, 1.0)
+                    rx = upto * dx
+                    ry = upto * dy
+                    reach = upto * length
         if best <= f1:
             break
-    return best, hit, hnx, hny
+    return best, hit, hnx, hny, near
 
 
-@njit(cache=True, forceinline=False)
+@njit(cache=True, forceinline=True)
 def cast_point(world, px, py, dx, dy, radius, skin, work_ints):
     """First contact of a disc of ``radius`` swept from ``p`` by ``d``, no slide.
 
@@ -215,14 +246,25 @@ def cast_point(world, px, py, dx, dy, radius, skin, work_ints):
         obstacle's way out (:func:`start_contact`).
     """
     world = borrowed(world)
-    # 1. Touching or overlapping at the start: stopped there.
-    owner, sep, nx, ny, qx, qy = start_contact(world, px, py, radius, work_ints)
-    if owner >= 0 and sep <= radius:
-        return owner, 0.0, nx, ny, qx, qy
-    if dx == 0.0 and dy == 0.0:
-        return np.int64(-1), 1.0, 0.0, 0.0, math.nan, math.nan
-    # 2. The exact time of impact.
-    fraction, e, nx, ny = first_hit(world, px, py, dx, dy, radius)
+    moving = dx != 0.0 or dy != 0.0
+    if moving and world.n_areas == 0:
+        # No solid area to stand in: the walk itself tells whether any item is near
+        # enough to touch at the start (most casts start clear), and only then is
+        # the start looked at (step 1), at the cost of the cells around p again.
+        fraction, e, nx, ny, near = first_hit(world, px, py, dx, dy, radius)
+        if near:
+            owner, sep, snx, sny, sqx, sqy = start_contact(world, px, py, radius, work_ints)
+            if owner >= 0 and sep <= radius:
+                return owner, 0.0, snx, sny, sqx, sqy
+    else:
+        # 1. Touching or overlapping at the start: stopped there.
+        owner, sep, nx, ny, qx, qy = start_contact(world, px, py, radius, work_ints)
+        if owner >= 0 and sep <= radius:
+            return owner, 0.0, nx, ny, qx, qy
+        if not moving:
+            return np.int64(-1), 1.0, 0.0, 0.0, math.nan, math.nan
+        # 2. The exact time of impact.
+        fraction, e, nx, ny, near = first_hit(world, px, py, dx, dy, radius)
     if e < 0:
         return np.int64(-1), 1.0, 0.0, 0.0, math.nan, math.nan
     # 3. The surface point is the disc's rim at the exact contact; the stop

@@ -73,6 +73,41 @@ def within_reach_point_segment(px, py, ax, ay, bx, by, reach):
     return ww * ll - dot * dot <= rr * ll
 
 
+@njit(cache=True, forceinline=False, inline="always")
+def within_reach_motion_segment(px, py, dx, dy, length, ax, ay, bx, by, reach):
+    """Whether segment ``ab`` may come within ``reach`` of the motion ``p -> p + d``.
+
+    A cheap, conservative filter for a sweep: no square root, no division.
+    In the motion's own frame (along ``d``, across it, both scaled by
+    ``length = |d|``) the segment's span must overlap the motion's span
+    grown by ``reach``, ``[-reach, |d| + reach]`` along and ``[-reach,
+    reach]`` across: a segment outside that box is farther than ``reach``
+    from every point of the motion, so a disc of radius ``reach`` moving
+    along it never touches the segment. Room for rounding, ``1e-9`` of the
+    sizes involved (``|d|``, ``reach`` and ``|a - p|``, ``|b - p|``), keeps
+    accepted anything a sweep's own rounding could find touching; a NaN
+    accepts. Meant for ``length`` between ``1e-100`` and ``1e100``, where
+    its products neither underflow nor lose their digits (callers skip the
+    filter outside that).
+    """
+    wax = ax - px
+    way = ay - py
+    wbx = bx - px
+    wby = by - py
+    room = _REACH_ROOM * length * (reach + length + abs(wax) + abs(way) + abs(wbx) + abs(wby))
+    grown = reach * length + room
+    # Along the motion, times |d| (the motion spans [0, |d|^2]), and across it.
+    sa = wax * dx + way * dy
+    sb = wbx * dx + wby * dy
+    ahead = length * length + grown
+    ca = way * dx - wax * dy
+    cb = wby * dx - wbx * dy
+    # One expression, no branch: which way a filter goes is a coin toss to
+    # the processor, and a wrong guess costs more than the whole test.
+    return not (((sa < -grown) & (sb < -grown)) | ((sa > ahead) & (sb > ahead)) |
+                ((ca < -grown) & (cb < -grown)) | ((ca > grown) & (cb > grown)))
+
+
 @njit(cache=True, forceinline=False)
 def separation_point_segment(px, py, ax, ay, bx, by, thickness):
     """Signed separation of ``p`` from the capsule ``ab`` of ``thickness``.

@@ -29,7 +29,7 @@ from .polygon import contains_point_polygon, depth_point_polygon
 from .row_queue import next_rows
 from .segment import (TWO_SIDED, separation_point_segment, separation_point_wall_one_sided,
                       sweep_circle_segment, sweep_from_end_wall_one_sided,
-                      within_reach_point_segment)
+                      within_reach_motion_segment, within_reach_point_segment)
 
 AREA_BOX = 0
 AREA_POLYGON = 1
@@ -194,6 +194,16 @@ def cell_span(world, cells, k):
 
 
 @njit(cache=True, forceinline=False, inline="always")
+def row_span(world, cells, j, i0, i1):
+    """Range ``[lo, hi)`` in ``world.small`` of the entries of cells ``i0..i1`` of row ``j``,
+    in the order :func:`cell_span` reads them cell by cell (the cells of a row are stored
+    one after another): one loop instead of two. Empty when ``i0 > i1``."""
+    k = cells.start + j * cells.nx
+    return (cells.entries + world.ints[k + i0],
+            cells.entries + world.ints[k + max(i1 + 1, i0)])
+
+
+@njit(cache=True, forceinline=False, inline="always")
 def item_owner(world, e):
     """Obstacle id of item ``e``."""
     return world.ints[world.owner + e]
@@ -257,6 +267,15 @@ def item_within_reach(world, e, px, py, reach):
     """Whether ``p`` may lie within ``reach`` of item ``e``'s surface (conservative filter)."""
     ax, ay, bx, by, t = item_geometry(world, e)
     return within_reach_point_segment(px, py, ax, ay, bx, by, reach + t)
+
+
+@njit(cache=True, forceinline=False, inline="always")
+def item_within_reach_motion(world, e, px, py, dx, dy, length, reach):
+    """Whether item ``e``'s surface may come within ``reach`` of the motion ``p -> p + d``
+    of ``length`` ``|d|`` (conservative filter,
+    :func:`~sidestep.kernels.segment.within_reach_motion_segment`)."""
+    ax, ay, bx, by, t = item_geometry(world, e)
+    return within_reach_motion_segment(px, py, dx, dy, length, ax, ay, bx, by, reach + t)
 
 
 @njit(cache=True, forceinline=False)
