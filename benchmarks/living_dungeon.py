@@ -110,8 +110,9 @@ def run_sidestep(vertices, triangles, hinges, homes, starts, motion):
     import sidestep
     world = sidestep.World3D()
     world.add_mesh(vertices, triangles)
+    # A door in its own frame: hinge at the origin, 0.02 m above the floor (as checked).
     doors = [world.add_body(world.add_boxes([(0.0, 0.02, -DOOR[2] / 2)],
-                                            [(DOOR[0], DOOR[1], DOOR[2] / 2)])[0])
+                                            [(DOOR[0], DOOR[1] + 0.02, DOOR[2] / 2)])[0])
              for _ in range(DOORS)]
     blocks = [world.add_body(world.add_boxes([-BLOCK / 2], [BLOCK / 2])[0])
               for _ in range(BLOCKS)]
