@@ -150,8 +150,7 @@ class BodyTable:
         within ``size`` of ``(x, y, z)`` (:func:`sidestep.kernels3d.carry.bodies_near`):
         False, and :meth:`push` would find nothing there."""
         self.arrays(store)
-        return bool(_kcarry.bodies_near(store.bodies.stamp, self.reach, since, skip, x, y, z,
-                                        size))
+        return bool(_near()(store.bodies.stamp, self.reach, since, skip, x, y, z, size))
 
     def push(self, store: Any, packed: Any, since: int, skip: int, centre: FloatArray,
              radius: float, half: float, up: int, tolerances: tuple[float, float, float, float],
@@ -199,6 +198,19 @@ class BodyTable:
                 np.concatenate(members).astype(np.int64) if members else np.zeros(0, np.int64),
                 np.concatenate([[0], np.cumsum([len(m) for m in members])]).astype(np.int64))
         return self.values
+
+
+_NEAR: Any = None
+
+
+def _near() -> Any:
+    # bodies_near for its one registered signature, called without the dispatcher
+    # (sidestep.kernels.direct): each character asks it every frame bodies moved.
+    global _NEAR
+    if _NEAR is None:
+        from .kernels.direct import registered
+        _NEAR = registered("kernels3d.carry:bodies_near")
+    return _NEAR
 
 
 def table(store: Any) -> BodyTable:
