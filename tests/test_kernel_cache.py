@@ -78,6 +78,7 @@ door = w3.add_body(w3.add_boxes([(6, 0, 6)], [(7, 1, 7)]))
 w3.clearance((0, 0, 0))
 w3.set_pose(door, (0.1, 0, 0), (1, 0, 0, 0))
 w3.set_poses([door], [(0.2, 0, 0)], [np.eye(3)])
+hero.update((1, 0, 0), 0.1)                   # a body moved, far from it: bodies_near
 import math
 from sidestep import volumes
 from sidestep.volumes import Box, Capsule, Frustum, Point, Ray, Segment, Sphere

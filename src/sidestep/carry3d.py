@@ -142,6 +142,15 @@ class BodyTable:
         self.seen = np.zeros(0, dtype=np.uint8)
         self.flags = np.zeros(2, dtype=np.int64)
         self.met = np.zeros(0, dtype=np.int64)
+        self.reach = np.zeros((0, 6))
+
+    def near(self, store: Any, since: int, skip: int, x: float, y: float, z: float,
+             size: float) -> bool:
+        """Whether a body moved after pose count ``since`` (but ``skip``) may have swept
+        within ``size`` of ``(x, y, z)`` (:func:`sidestep.kernels3d.carry.bodies_near`):
+        False, and :meth:`push` would find nothing there."""
+        self.arrays(store)
+        return bool(_near()(store.bodies.stamp, self.reach, since, skip, x, y, z, size))
 
     def push(self, store: Any, packed: Any, since: int, skip: int, centre: FloatArray,
              radius: float, half: float, up: int, tolerances: tuple[float, float, float, float],
@@ -176,17 +185,32 @@ class BodyTable:
             lo = np.minimum.reduceat(boxes[:, 0:3], first) if len(rows) else np.zeros((0, 3))
             hi = np.maximum.reduceat(boxes[:, 3:6], first) if len(rows) else np.zeros((0, 3))
             axes, angles = bodies.turns()
+            angles = np.ascontiguousarray(angles)
+            position = np.ascontiguousarray(bodies.position)
+            self.reach = _kcarry.reach_boxes(
+                np.ascontiguousarray(np.hstack([lo, hi])), position,
+                np.linalg.norm(bodies.position - bodies.previous_position, axis=1), angles)
             members = [bodies.members[b] for b in range(len(bodies))]
             self.values = (
-                bodies.stamp, np.ascontiguousarray(np.hstack([lo, hi])),
-                np.linalg.norm(bodies.position - bodies.previous_position, axis=1),
-                np.ascontiguousarray(angles), np.ascontiguousarray(axes),
+                bodies.stamp, self.reach, angles, np.ascontiguousarray(axes),
                 np.ascontiguousarray(bodies.previous_rotation),
-                np.ascontiguousarray(bodies.previous_position),
-                np.ascontiguousarray(bodies.position),
+                np.ascontiguousarray(bodies.previous_position), position,
                 np.concatenate(members).astype(np.int64) if members else np.zeros(0, np.int64),
                 np.concatenate([[0], np.cumsum([len(m) for m in members])]).astype(np.int64))
         return self.values
+
+
+_NEAR: Any = None
+
+
+def _near() -> Any:
+    # bodies_near for its one registered signature, called without the dispatcher
+    # (sidestep.kernels.direct): each character asks it every frame bodies moved.
+    global _NEAR
+    if _NEAR is None:
+        from .kernels.direct import registered
+        _NEAR = registered("kernels3d.carry:bodies_near")
+    return _NEAR
 
 
 def table(store: Any) -> BodyTable:

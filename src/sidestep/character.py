@@ -265,9 +265,15 @@ class Character:
         # them to slide it in; None when nothing carries it.
         body = self._body
         floor = int(body[_kc.B_FLOOR_OBSTACLE]) if body[_kc.B_ON_FLOOR] else -1
-        rode, pushed, carriers_of_bodies = self._bodies_moved(packed, floor, dt)
+        by_bodies = self._bodies_moved(packed, floor, dt)
+        offsets = self._world._store.offsets
+        if by_bodies is None:
+            if not offsets:
+                return None         # the usual frame on a living level: no body near it
+            by_bodies = np.zeros(3), np.zeros(3), np.zeros(0, dtype=np.int64)
+        rode, pushed, carriers_of_bodies = by_bodies
         moved = {}
-        for i, offset in self._world._store.offsets.items():
+        for i, offset in offsets.items():
             delta = offset - self._offsets.get(i, 0.0)
             if np.any(delta != 0.0):
                 moved[i] = delta
@@ -291,7 +297,7 @@ class Character:
         return alive, flags
 
     def _bodies_moved(self, packed: Any, floor: int,
-                      dt: float) -> tuple[FloatArray, FloatArray, IntArray]:
+                      dt: float) -> tuple[FloatArray, FloatArray, IntArray] | None:
         """What the bodies moved since the last frame do to the character.
 
         Returns ``(rode, pushed, carriers)``: the displacement of the floor's
@@ -300,24 +306,36 @@ class Character:
         it), the displacement of every other moved body that swept into it
         (:func:`~sidestep.kernels3d.carry.sweep_past`: seen from the body, the
         capsule slides along the body's motion reversed), and the ids of those
-        bodies' obstacles (the world it is then carried through leaves them out).
+        bodies' obstacles (the world it is then carried through leaves them out);
+        None when no body moved, or none it rides did and no other one's reach box
+        (:func:`~sidestep.kernels3d.carry.reach_boxes`) comes near it: one box test
+        a body, in one kernel call, and nothing else to do.
         """
         store = self._world._store
         bodies = store.bodies
         if bodies.count <= self._since:
-            return np.zeros(3), np.zeros(3), np.zeros(0, dtype=np.int64)
+            return None
         since = self._since
         self._since = bodies.count
         body = self._body
-        feet = self.position
-        center = self._center()
         r = float(body[_kc.B_RADIUS])
         h = float(body[_kc.B_HEIGHT])
+        up = int(body[_kc.B_UP])
+        half = max(0.5 * h - r, 0.0)
         of = bodies.body_of
         riding = int(of[floor]) if 0 <= floor < len(of) else -1
+        rides = riding >= 0 and bodies.stamp[riding] > since
+        table = _carry3d.table(store)
+        c = self._feet.tolist()
+        c[up] += 0.5 * h
+        if not rides and not table.near(store, since, riding, c[0], c[1], c[2],
+                                        r + half + 2.0 * float(body[_kc.B_SKIN])):
+            return None
+        feet = self.position
+        center = np.array(c)
         rode = np.zeros(3)
         carriers = []
-        if riding >= 0 and bodies.stamp[riding] > since:
+        if rides:
             turn = bodies.rotation[riding] @ bodies.previous_rotation[riding].T
             rode = turn @ (feet - bodies.previous_position[riding]) \
                 + bodies.position[riding] - feet
@@ -329,8 +347,8 @@ class Character:
             self._riding = True
             carriers.append(bodies.members[riding])
         # Bodies that swept into it (those whose material near it moved far enough only).
-        pushed, pushers = _carry3d.table(store).push(
-            store, packed, since, riding, center, r, max(0.5 * h - r, 0.0), int(body[_kc.B_UP]),
+        pushed, pushers = table.push(
+            store, packed, since, riding, center, r, half, up,
             self._world._tolerances(), self._world._max_iterations, self._scratch)
         carriers.extend(bodies.members[b] for b in pushers)
         ids = np.concatenate(carriers) if carriers else np.zeros(0, dtype=np.int64)

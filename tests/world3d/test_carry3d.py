@@ -5,8 +5,11 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import sidestep
+from sidestep import carry3d
 
 DT = 1 / 30
 
@@ -176,3 +179,72 @@ def test_walking_off_a_falling_platform_starts_falling_at_its_speed():
     assert not hero.on_floor
     # Falls at the deck's 3 m/s and more from its first frame in the air, not from rest.
     assert y0 - hero.position[1] >= 3.0 * DT
+
+
+def test_character_walking_over_a_turning_doors_top_edge_stays_clear_of_it():
+    # W8-3D's case: a door hinged on the floor below pokes its top edge 4 cm through an
+    # upper floor and turns under a character walking there (who steps onto the edge).
+    world = _ground()
+    door = world.add_body(world.add_boxes([(0.0, -1.98, -0.05)], [(1.2, 0.04, 0.05)]))
+    (edge,) = world._store.bodies.members[door]
+    hero = sidestep.Character(world, (0.6, 0.0, -1.2), 0.4, 1.8)
+    for k in range(1, 61):
+        world.set_pose(door, (0, 0, 0), _about_y(0.6 * math.sin(0.1 * k)), dt=DT)
+        hero.update((0.0, 0.0, 1.5), DT)
+        centre = hero.position + (0.0, 0.9, 0.0)
+        assert edge not in world.overlapping(centre, 0.4 - 1e-6, 1.8 - 2e-6), k
+    assert hero.position[2] > 1.0                         # it went over the door's path
+
+
+def test_body_moving_far_off_leaves_a_walking_character_as_a_still_level_does():
+    # No body comes near: the frame skips the sweeps, and walks exactly as without it.
+    heroes = []
+    for moving in (False, True):
+        world = _ground()
+        world.add_boxes([(2, 0, -1)], [(3, 0.2, 1)])                 # a step to climb
+        door = world.add_body(world.add_boxes([(20, 0, 20)], [(22, 2, 20.1)]))
+        hero = sidestep.Character(world, (0.0, 0.0, 0.0), 0.3, 1.8)
+        for k in range(1, 41):
+            if moving:
+                world.set_pose(door, (0.05 * k, 0, 0), _about_y(0.1 * k), dt=DT)
+            hero.update((2.0, 0.0, 0.5), DT)
+        heroes.append(hero)
+    np.testing.assert_array_equal(heroes[0].position, heroes[1].position)
+    assert heroes[1].position[1] == pytest.approx(0.2, abs=1e-5)    # climbed the step
+
+
+_UNIT = st.floats(-1.0, 1.0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.tuples(_UNIT, _UNIT, _UNIT), st.tuples(_UNIT, _UNIT, _UNIT),
+       st.tuples(_UNIT, _UNIT, _UNIT, _UNIT), st.tuples(_UNIT, _UNIT, _UNIT, _UNIT))
+def test_reach_box_holds_every_place_a_bodys_corners_passed(t0, t1, q0, q1):
+    # Corners along the swept motion (the turn interpolated about R1 R0^T's axis, the
+    # shift along the line): all inside the body's reach box, which the cheap test
+    # before the sweeps reads.
+    q0 = np.array(q0) + (1.5, 0, 0, 0)
+    q1 = np.array(q1) + (1.5, 0, 0, 0)
+    world = sidestep.World3D()
+    lo, hi = np.array([0.0, 0.2, -0.05]), np.array([2.0, 1.5, 0.05])
+    body = world.add_body(world.add_boxes([lo], [hi]))
+    world.set_pose(body, 3.0 * np.array(t0), q0 / np.linalg.norm(q0))
+    world.set_pose(body, 3.0 * np.array(t1), q1 / np.linalg.norm(q1))
+    store = world._store
+    table = carry3d.table(store)
+    table.arrays(store)
+    reach = table.reach[body]
+    bodies = store.bodies
+    axes, angles = bodies.turns()
+    k, angle = axes[body], angles[body]
+    r0, p0, p1 = bodies.previous_rotation[body], bodies.previous_position[body], \
+        bodies.position[body]
+    corners = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1])
+                        for z in (lo[2], hi[2])])
+    for f in np.linspace(0.0, 1.0, 17):
+        a = f * angle
+        v = corners @ r0.T
+        turned = v * math.cos(a) + np.cross(k, v) * math.sin(a) \
+            + np.outer(v @ k, k) * (1.0 - math.cos(a))
+        at = turned + p0 + f * (p1 - p0)
+        assert np.all(at >= reach[0:3] - 1e-9) and np.all(at <= reach[3:6] + 1e-9), f

@@ -11,6 +11,7 @@ The turn is interpolated about the axis of ``R1 R0^T`` (the shorter way).
 """
 import math
 
+import numpy as np
 from numba import njit
 
 from ..kernels.carry import MAX_TURN
@@ -88,34 +89,68 @@ def sweep_past(alone, r0, t0, t1, axis, angle, px, py, pz, radius, half, up, ski
     return x, y, z, met
 
 
+@njit(cache=True)
+def reach_boxes(boxes, positions1, shift, angles):
+    """``(b, 6)``: each body's world box ``boxes[b]`` (``[min (3), max (3)]``, now) grown
+    by how far its material moved at most over its last change: ``shift[b]`` plus
+    ``angles[b]`` times the distance from its origin ``positions1[b]`` to the box's
+    farthest corner (a point at ``x`` now stood within ``|R_f R1^T (x - t1) - (x - t1)|
+    + |t_f - t1| <= angle |x - t1| + shift`` of ``x`` at every fraction ``f``). Every
+    place a body's material passed through lies in its reach box."""
+    out = np.empty((boxes.shape[0], 6))
+    for b in range(boxes.shape[0]):
+        far = 0.0
+        for a in range(3):
+            d = max(abs(boxes[b, a] - positions1[b, a]),
+                    abs(boxes[b, 3 + a] - positions1[b, a]))
+            far += d * d
+        grow = shift[b] + angles[b] * math.sqrt(far)
+        for a in range(3):
+            out[b, a] = boxes[b, a] - grow
+            out[b, 3 + a] = boxes[b, 3 + a] + grow
+    return out
+
+
+@njit(cache=True, inline="always")
+def _within(reach, b, px, py, pz, size):
+    # Whether point p lies within `size` of body b's reach box (per axis: a box test).
+    return (reach[b, 0] - size <= px <= reach[b, 3] + size
+            and reach[b, 1] - size <= py <= reach[b, 4] + size
+            and reach[b, 2] - size <= pz <= reach[b, 5] + size)
+
+
+@njit(cache=True)
+def bodies_near(stamp, reach, since, skip, px, py, pz, size):
+    """Whether a body moved after pose count ``since`` (but ``skip``) may have swept within
+    ``size`` of point ``p``: its reach box (:func:`reach_boxes`) does. False means none
+    of them can touch an agent of that size centred there (:func:`push_from_bodies`
+    would find nothing)."""
+    for b in range(stamp.shape[0]):
+        if stamp[b] > since and b != skip and _within(reach, b, px, py, pz, size):
+            return True
+    return False
+
+
 @njit(cache=True, forceinline=False)
-def push_from_bodies(world, seen, flags, since, stamp, boxes, shift, angles, axes, rotations0,
+def push_from_bodies(world, seen, flags, since, stamp, reach, angles, axes, rotations0,
                      positions0, positions1, members, member_first, skip, px, py, pz, radius,
                      half, up, skin, margin, slack, min_motion, max_iterations, wf, wi,
                      contacts, met):
     """The push of every body moved after pose count ``since`` that swept into the agent
     centred at ``p``: ``(dx, dy, dz, n)``, the bodies that met it in ``met[:n]``.
 
-    A body is looked at only if its box ``boxes[b]`` (world, now) lies within the agent's
-    size plus how far its material there moved (``shift[b]`` plus ``angles[b]`` times the
-    distance from its origin) of ``p``; then :func:`sweep_past` with ``seen`` (zeros, as
-    long as ``world.alive``; left zero) showing it alone. Body ``skip`` (the floor it
-    rides, -1: none) is left out.
+    A body is looked at only if ``p`` lies within the agent's size (and two skins) of its
+    reach box ``reach[b]`` (:func:`reach_boxes`; :func:`bodies_near` is this test alone);
+    then :func:`sweep_past` with ``seen`` (zeros, as long as ``world.alive``; left zero)
+    showing it alone. Body ``skip`` (the floor it rides, -1: none) is left out.
     """
     world = borrowed(world)
     size = radius + half
     dx = dy = dz = 0.0
     n = 0
     for b in range(stamp.shape[0]):
-        if stamp[b] <= since or b == skip:
-            continue
-        ox = max(boxes[b, 0] - px, 0.0, px - boxes[b, 3])
-        oy = max(boxes[b, 1] - py, 0.0, py - boxes[b, 4])
-        oz = max(boxes[b, 2] - pz, 0.0, pz - boxes[b, 5])
-        gap = math.sqrt(ox * ox + oy * oy + oz * oz)
-        far = math.sqrt((px - positions1[b, 0]) ** 2 + (py - positions1[b, 1]) ** 2
-                        + (pz - positions1[b, 2]) ** 2) + size
-        if gap > size + shift[b] + angles[b] * far + 2.0 * skin:
+        if stamp[b] <= since or b == skip \
+                or not _within(reach, b, px, py, pz, size + 2.0 * skin):
             continue
         for t in range(member_first[b], member_first[b + 1]):
             seen[members[t]] = world.alive[members[t]]
