@@ -412,3 +412,22 @@ def test_cast_refuses_a_mask_or_height_that_is_not_a_number():
         world.cast((0.0, 0.0), (1.0, 0.0), mask="all")
     with pytest.raises(TypeError, match="height"):
         world.cast((0.0, 0.0), (1.0, 0.0), height="tall")
+
+
+def test_ray_along_a_row_border_hits_the_obstacle_past_it():
+    # The same border, read by the queries that take their rows from
+    # index.rows_capsule itself (the cast once carried its own fix): a ray
+    # along the row border from inside the circle starts hit, a ray from
+    # outside hits its near side, and a point on the border overlaps it.
+    world = sidestep.World2D()
+    tree = int(world.add_circles([(0.0, 1.0)], 1.180819351)[0])
+    inside = world.raycast([(0.0, 1.0)], [(1.0, 0.0)])
+    assert inside.hit.tolist() == [True] and inside.distance.tolist() == [0.0]
+    assert inside.obstacle.tolist() == [tree]
+    past = world.raycast([(-5.0, 1.0)], [(1.0, 0.0)])
+    assert past.obstacle.tolist() == [tree]
+    assert abs(past.distance[0] - (5.0 - 1.180819351)) < 1e-9
+    assert world.overlapping((0.0, 1.0)).tolist() == [tree]
+    assert world.overlapping((1.0, 1.0), radius=0.0).tolist() == [tree]
+
+
