@@ -202,7 +202,8 @@ class _Agents:
         return (*figures, *world._tolerances(), world._max_iterations, world._store.version,
                 *grid, *more)
 
-    def _buffers(self, params: tuple[object, ...], grid: tuple[float, float, float, int, int]
+    def _buffers(self, params: tuple[object, ...], grid: tuple[float, float, float, int, int],
+                 still_params: tuple[object, ...] | None = None
                  ) -> tuple[tuple[object, ...], FloatArray, NDArray[np.uint8],
                             NDArray[np.uint8], NDArray[np.uint8], FloatArray, IntArray,
                             IntArray, FloatArray]:
@@ -215,34 +216,45 @@ class _Agents:
         pressure now, the last step's positions, displacements, pressure, stop codes,
         obstacles)`` and ``last_flat`` its grid coordinates, else 0 and empty arrays;
         ``still`` and ``busy``: zeros (see :func:`sidestep.kernels.crowd.still_rows`);
-        ``open_cells``: the grid's cells with no obstacle near, as the last step told them
-        (:func:`sidestep.kernels.crowd.open_cell`), else zeros (none told).
+        ``open_cells (2 * nx * ny,)``: the grid's cells with no obstacle near, as the last
+        step told them (:func:`sidestep.kernels.crowd.open_cell`), else zeros (none told):
+        the first half, against what never moves, while ``still_params`` (``params`` with
+        the count of the world's changes but the bodies' poses, and the crowd's mask, for
+        the world's version) are the last step's; the second, against the bodies, while
+        ``params`` are too.
         """
         n = len(self._ids)
         dim = self._DIM
         outputs = (np.empty((n, dim)), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64),
                    np.empty((n, dim)))
         past = self._history
+        cells = grid[3] * grid[4]
+        if past is not None and still_params is not None and \
+                past.still_params == still_params:
+            open_cells = past.open_cells            # handed on: the last step's record goes
+            if past.params != params:
+                open_cells[cells:] = 0              # the bodies moved
+        else:
+            open_cells = np.zeros(2 * cells, dtype=np.uint8)
         if past is None or past.params != params:
             none = np.empty((0, dim))
             last: tuple[object, ...] = (0, self._pressure, none, none, none,
                                         np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64))
             return (last, np.empty((0, 2)), np.zeros(n, dtype=np.uint8),
-                    np.zeros(1, dtype=np.uint8), np.zeros(grid[3] * grid[4], dtype=np.uint8),
-                    *outputs)
+                    np.zeros(1, dtype=np.uint8), open_cells, *outputs)
         last = (1, self._pressure, past.positions, past.displacements, past.pressure,
                 past.stops, past.obstacles)
         return (last, past.flat, np.zeros(n, dtype=np.uint8),
-                np.zeros(_kc.BUSY_SPLIT ** 2 * grid[3] * grid[4], dtype=np.uint8),
-                past.open_cells, *outputs)
+                np.zeros(_kc.BUSY_SPLIT ** 2 * cells, dtype=np.uint8), open_cells, *outputs)
 
     def _finish(self, params: tuple[object, ...], d: FloatArray, flat: FloatArray,
                 out: FloatArray, stops: IntArray, obstacles: IntArray,
-                pressure: FloatArray, open_cells: NDArray[np.uint8]) -> None:
-        """Keep what the next step needs to tell the agents at rest (and the open cells),
-        then take the ends and the pressure."""
+                pressure: FloatArray, open_cells: NDArray[np.uint8],
+                still_params: tuple[object, ...] | None = None) -> None:
+        """Keep what the next step needs to tell the agents at rest (and the open cells,
+        see :meth:`_buffers`), then take the ends and the pressure."""
         self._history = _History(params, self._positions, flat, d.copy(), self._pressure,
-                                 stops, obstacles, open_cells)
+                                 stops, obstacles, open_cells, still_params)
         self._positions = out
         self._pressure = pressure
 
@@ -357,15 +369,21 @@ class Crowd(_Agents):
         ox, oy, size, nx, ny, start, items = grid
         blob = world._store.pack()
         seen = world._store.live(self._mask)
-        params = self._params(world, (code, rmax, dmax, separation), grid[:5])
+        figures = (code, rmax, dmax, separation)
+        params = self._params(world, figures, grid[:5])
+        # What the open cells against what never moves depend on: not the bodies' poses.
+        still_params = (*figures, *world._tolerances(), world._store.shapes, self._mask,
+                        *grid[:5])
         last, _, still, busy, open_cells, out, stops, obstacles, pressure = self._buffers(
-            params, grid[:5])
+            params, grid[:5], still_params)
+        _kc.open_to_bodies(blob, seen, open_cells, ox, oy, size, nx, ny, rmax, dmax, separation,
+                           skin, margin)
         run_rows(_kc.crowd_step, n, blob, seen, p, self._radii, self._weights, d, intents,
                  np.empty((n, 3)), np.empty((n, 5)), items, start, ox, oy, size, nx, ny,
                  rmax, dmax, code, separation, skin, margin, slack, min_motion,
                  world._max_iterations, *last, still, busy, open_cells, out, stops, obstacles,
                  pressure, *_cells(nx * ny, n), join=False)
-        self._finish(params, d, p, out, stops, obstacles, pressure, open_cells)
+        self._finish(params, d, p, out, stops, obstacles, pressure, open_cells, still_params)
         if squeezed is not None:
             stops[squeezed] = _moves.STOP_SQUEEZED
         # The crowd's arrays are replaced, never written in place (each step makes a new
@@ -387,6 +405,8 @@ class _History:
     stops: IntArray
     obstacles: IntArray
     open_cells: NDArray[np.uint8]
+    #: What the open cells' first half depends on (see :meth:`_Agents._buffers`).
+    still_params: tuple[object, ...] | None = None
 
 
 def _cells(count: int, n: int) -> tuple[IntArray, IntArray]:

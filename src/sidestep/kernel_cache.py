@@ -85,6 +85,7 @@ KERNELS: dict[str, tuple[str, float]] = {
     "crowd:crowd_step": ("F1 U1 F2 F1 F1 F2 F2 F2 F2 I1 I1 f f f i i f f i f f f f f i i F2 F2 F2 "
                          "F2 I1 I1 U1 U1 U1 F2 I1 I1 F2 I2 I1 I1", 5),
     "crowd:grid_agents": ("F2 f", 0.2),
+    "crowd:open_to_bodies": ("F1 U1 U1 f f f i i f f f f f", 0.5),
     "crowd:step_figures": ("F2 F2 F1", 0.2),
     "crowd:touching_pairs": ("F2 F1 f f f i i I1 I1 f", 0.8),
     # 3D: building a world, moving, casting, the character.
@@ -184,7 +185,8 @@ COMMANDS: dict[str, list[str]] = {
     "check": _LEVEL + ["pairs:close_pairs_capsules", "world:overlapping_owners",
                        "world:nearest_points"],
     "play": _LEVEL + ["moves:move_packed", "world:nearest_points", "crowd:crowd_step",
-                      "crowd:grid_agents", "crowd:step_figures", "carry:carry_packed",
+                      "crowd:grid_agents", "crowd:step_figures", "crowd:open_to_bodies",
+                      "carry:carry_packed",
                       "carry:carry_agents"],
     "demo3d": ["kernels3d.mesh:face_normals", "kernels3d.mesh:active_edges",
                "kernels3d.world:primitive_boxes", "kernels3d.bvh:_build",
