@@ -20,7 +20,9 @@ from ._types import BoolArray, CrowdMode, FloatArray, Ids, IntArray, Numbers, Po
 from .kernels import carry as _carry
 from .kernels import crowd as _kc
 from .kernels import moves as _moves
+from .kernels import world as _kw
 from .kernels.row_queue import row_queue
+from .storage import split_blob
 from .threads import run_rows
 from .world import _STOPS
 
@@ -328,9 +330,17 @@ class Crowd(_Agents):
             return None
         carried = np.empty_like(self._positions)
         flags = np.zeros(n, dtype=np.uint8)
-        run_rows(_carry.carry_agents, n, store.pack(), store.live(self._mask), self._positions,
-                 self._radii, float(self._since), skin, margin, slack, min_motion,
-                 world._max_iterations, carried, flags)
+        blob = store.pack()
+        seen = store.live(self._mask)
+        # The cells near no body that moved: their agents are left at once.
+        cells = split_blob(blob)[0][[_kw.H_MOVING_NX, _kw.H_MOVING_NY]]
+        hot = np.zeros(_carry.HOT_SPLIT ** 2 * int(cells[0]) * int(cells[1]), dtype=np.uint8)
+        if not _carry.hot_cells(blob, seen, float(self._since), float(self._radii.max()), skin,
+                                margin, hot):
+            hot = hot[:0]
+        run_rows(_carry.carry_agents, n, blob, seen, self._positions, self._radii,
+                 float(self._since), skin, margin, slack, min_motion, world._max_iterations,
+                 hot, carried, flags)
         self._since = stamp
         self._positions = carried
         squeezed: BoolArray = flags == 2

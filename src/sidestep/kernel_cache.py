@@ -55,7 +55,8 @@ from typing import Any
 KERNELS: dict[str, tuple[str, float]] = {
     "moves:move_packed": ("F1 U1 F1 f f f f", 6),
     "carry:carry_packed": ("F1 U1 F1 f f f", 3),
-    "carry:carry_agents": ("F1 U1 F2 F1 f f f f f i F2 U1 I1", 3),
+    "carry:carry_agents": ("F1 U1 F2 F1 f f f f f i U1 F2 U1 I1", 3),
+    "carry:hot_cells": ("F1 U1 f f f f U1", 0.4),
     "moves:move_agents": ("F1 U1 F2 F2 F1 i f f f f i F2 I1", 5),
     "pairs:close_pairs_capsules": ("F2 I1 B1 f f", 10),
     "world:nearest_points": ("F1 U1 F2 I1 F1 F2 F2 I1", 3),
@@ -187,7 +188,7 @@ COMMANDS: dict[str, list[str]] = {
     "play": _LEVEL + ["moves:move_packed", "world:nearest_points", "crowd:crowd_step",
                       "crowd:grid_agents", "crowd:step_figures", "crowd:open_to_bodies",
                       "carry:carry_packed",
-                      "carry:carry_agents"],
+                      "carry:carry_agents", "carry:hot_cells"],
     "demo3d": ["kernels3d.mesh:face_normals", "kernels3d.mesh:active_edges",
                "kernels3d.world:primitive_boxes", "kernels3d.bvh:_build",
                "kernels3d.moves:move_agent", "kernels3d.world:raycast_points",
