@@ -104,3 +104,41 @@ def test_no_speed_lets_a_turning_body_through_an_agent(turn, shift, seed):
         for a in agents:
             x, y = a.step(0.0, 0.0)
             assert world.clearance((x, y)) >= 0.1 - GAP
+
+
+def test_agents_near_no_moved_bar_are_left_as_a_sweep_of_every_agent_leaves_them():
+    # The cells near no moved body (hot_cells) let a crowd's carry leave most agents with
+    # one look: the ends and squeezes must be those of sweeping every agent.
+    from sidestep.kernels import carry as kernel
+    from sidestep.kernels import world as packed
+    from sidestep.kernels.row_queue import row_queue
+    from sidestep.storage import split_blob
+    rng = np.random.default_rng(29)
+    world = sidestep.World2D()
+    bars = [world.add_body(i) for i in world.add_walls([(-1.2, 0.0)] * 40,
+                                                       [(1.2, 0.0)] * 40, 0.05)]
+    homes = rng.uniform(-18, 18, (40, 2))
+    spin = rng.uniform(-3, 3, 40)
+    world.set_poses(bars, homes, np.zeros(40))
+    crowd = sidestep.Crowd(world, rng.uniform(-20, 20, (3000, 2)), 0.25)
+    skin, margin, slack, min_motion = world._tolerances()
+    met = 0
+    for frame in range(1, 8):
+        # The last 20 bars turn and slide; the first 20 stand still from here.
+        world.set_poses(bars[20:], homes[20:] + 0.1 * frame, spin[20:] * frame / 30)
+        store = world._store
+        blob, seen, n = store.pack(), store.live(crowd._mask), len(crowd)
+        reference = np.empty((n, 2))
+        flags = np.zeros(n, dtype=np.uint8)
+        kernel.carry_agents(blob, seen, crowd._positions, crowd._radii, float(crowd._since),
+                            skin, margin, slack, min_motion, world._max_iterations,
+                            np.zeros(0, dtype=np.uint8), reference, flags, row_queue(0, n, n))
+        nx, ny = split_blob(blob)[0][[packed.H_MOVING_NX, packed.H_MOVING_NY]]
+        hot = np.zeros(kernel.HOT_SPLIT ** 2 * int(nx) * int(ny), dtype=np.uint8)
+        assert kernel.hot_cells(blob, seen, float(crowd._since), 0.25, skin, margin, hot)
+        assert 0 < hot.mean() < 0.5                 # most cells cold
+        squeezed = crowd._carried(world, skin, margin, slack, min_motion)
+        np.testing.assert_array_equal(crowd.positions, reference)
+        np.testing.assert_array_equal(squeezed, flags == 2)
+        met += int((flags > 0).sum())
+    assert met > 0                                  # the bars met agents

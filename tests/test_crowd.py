@@ -601,7 +601,8 @@ def test_agents_in_open_cells_end_where_the_world_would_put_them():
         np.testing.assert_array_equal(a.positions, b.positions)
         np.testing.assert_array_equal(a.stop, b.stop)
         np.testing.assert_array_equal(a.obstacle, b.obstacle)
-        told.append(np.bincount(fast._history.open_cells, minlength=3))
+        cells = fast._history.open_cells
+        told.append(np.bincount(cells[:len(cells) // 2], minlength=3))   # against walls
     told = np.array(told)
     assert told[-1, 1] > 0 and told[-1, 2] > 0         # open cells and walled ones both
     assert (a.obstacle >= 0).any()                     # some agents met the walls
@@ -618,7 +619,7 @@ def test_open_cells_have_no_wall_within_their_reach():
     code, reach, dmax, separation = past.params[:4]
     ox, oy, size, nx, ny = past.params[-5:]
     skin, margin = world._tolerances()[:2]
-    state = past.open_cells.reshape(ny, nx)
+    state = past.open_cells[:nx * ny].reshape(ny, nx)       # against what never moves
     assert (state == 1).sum() > 0 and (state == 2).sum() > 0
     for j, i in zip(*np.nonzero(state == 1)):
         c = np.array([ox + (i + 0.5) * size, oy + (j + 0.5) * size])
@@ -626,6 +627,58 @@ def test_open_cells_have_no_wall_within_their_reach():
         t = np.clip(((c - walls[:, :2]) * ab).sum(1) / (ab * ab).sum(1), 0, 1)
         gap = np.linalg.norm(c - (walls[:, :2] + t[:, None] * ab), axis=1).min()
         assert gap > np.sqrt(0.5) * size + reach + separation + dmax + skin
+
+
+def _gap_to_segments(point, segments):
+    """The distance from ``point (2,)`` to the nearest of ``segments (k, 4)``."""
+    ab = segments[:, 2:] - segments[:, :2]
+    t = np.clip(((point - segments[:, :2]) * ab).sum(1) / (ab * ab).sum(1), 0, 1)
+    return np.linalg.norm(point - (segments[:, :2] + t[:, None] * ab), axis=1).min()
+
+
+def test_open_cells_against_walls_outlive_the_bars_turning_among_the_agents():
+    # Bars turn and slide among the agents every step: the cells told open against the
+    # walls stay told from step to step (the bodies' half is told again), no cell told
+    # open both ways has a wall or a bar within its reach (a NumPy reference), and the
+    # ends, stops and obstacles are those of a crowd that asks the world for every agent.
+    world, start, walls = _walled_room()
+    homes = np.array([(-16, -6), (-13, 3), (-11, -2), (-15, 6), (-9, 5), (5, 0)], float)
+    bars = [world.add_body(i) for i in world.add_walls([(-1.0, 0.0)] * 6, [(1.0, 0.0)] * 6,
+                                                         0.1)]
+    world.set_poses(bars, homes, np.zeros(6))
+    fast = Crowd(world, start, 0.3)
+    asking = Crowd(world, start, 0.3)
+    goal = np.array([16.0, 0.0])
+    kept = 0
+    for k in range(1, 41):
+        centres = homes + np.stack([np.sin(0.2 * k), np.cos(0.3 * k)]) * 0.8
+        angles = np.full(6, 0.25 * k)
+        world.set_poses(bars, centres, angles)
+        d = _towards(fast.positions, goal, 0.3)
+        if asking._history is not None:
+            asking._history.open_cells[:] = 2          # every cell told: not open
+        before = None if fast._history is None else fast._history.open_cells
+        a = fast.step(d)
+        b = asking.step(d)
+        np.testing.assert_array_equal(a.positions, b.positions)
+        np.testing.assert_array_equal(a.stop, b.stop)
+        np.testing.assert_array_equal(a.obstacle, b.obstacle)
+        past = fast._history
+        kept += past.open_cells is before
+        code, rmax, dmax, separation = past.params[:4]
+        ox, oy, size, nx, ny = past.params[-5:]
+        skin = world._tolerances()[0]
+        ends = np.stack([np.cos(angles), np.sin(angles)], 1)
+        rods = np.hstack([centres - ends, centres + ends])
+        both = (past.open_cells[:nx * ny] == 1) & (past.open_cells[nx * ny:] == 1)
+        assert both.any() and not both.all()
+        reach = np.sqrt(0.5) * size + rmax + separation + dmax + skin
+        for c in np.flatnonzero(both):
+            centre = np.array([ox + (c % nx + 0.5) * size, oy + (c // nx + 0.5) * size])
+            assert _gap_to_segments(centre, walls) > reach
+            assert _gap_to_segments(centre, rods) > reach + 0.1
+    assert kept >= 30                                  # the walls' half handed on
+    assert (a.obstacle >= len(walls)).any()             # some agents met the bars
 
 
 def test_agents_at_rest_wake_when_a_neighbour_or_the_world_changes():

@@ -23,7 +23,9 @@ from .kernels import crowd as _kc
 from .kernels import follow as _follow
 from .kernels import push as _push
 from .kernels import moves as _moves
+from .kernels import world as _kw
 from .kernels.row_queue import row_queue
+from .storage import split_blob
 from .threads import run_rows
 from .world import _STOPS
 
@@ -254,7 +256,8 @@ class _Agents:
         return (*figures, *world._tolerances(), world._max_iterations, world._store.version,
                 *grid, *more)
 
-    def _buffers(self, params: tuple[object, ...], grid: tuple[float, float, float, int, int]
+    def _buffers(self, params: tuple[object, ...], grid: tuple[float, float, float, int, int],
+                 still_params: tuple[object, ...] | None = None
                  ) -> tuple[tuple[object, ...], FloatArray, NDArray[np.uint8],
                             NDArray[np.uint8], NDArray[np.uint8], FloatArray, IntArray,
                             IntArray, FloatArray]:
@@ -267,26 +270,36 @@ class _Agents:
         pressure now, the last step's positions, displacements, pressure, stop codes,
         obstacles)`` and ``last_flat`` its grid coordinates, else 0 and empty arrays;
         ``still`` and ``busy``: zeros (see :func:`sidestep.kernels.crowd.still_rows`);
-        ``open_cells``: the grid's cells with no obstacle near, as the last step told them
-        (:func:`sidestep.kernels.crowd.open_cell`), else zeros (none told).
+        ``open_cells (2 * nx * ny,)``: the grid's cells with no obstacle near, as the last
+        step told them (:func:`sidestep.kernels.crowd.open_cell`), else zeros (none told):
+        the first half, against what never moves, while ``still_params`` (``params`` with
+        the count of the world's changes but the bodies' poses, and the crowd's mask, for
+        the world's version) are the last step's; the second, against the bodies, while
+        ``params`` are too.
         """
         n = len(self._ids)
         dim = self._DIM
         outputs = (np.empty((n, dim)), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64),
                    np.empty((n, dim)))
         past = self._history
+        cells = grid[3] * grid[4]
+        if past is not None and still_params is not None and \
+                past.still_params == still_params:
+            open_cells = past.open_cells            # handed on: the last step's record goes
+            if past.params != params:
+                open_cells[cells:] = 0              # the bodies moved
+        else:
+            open_cells = np.zeros(2 * cells, dtype=np.uint8)
         if past is None or past.params != params:
             none = np.empty((0, dim))
             last: tuple[object, ...] = (0, self._pressure, none, none, none,
                                         np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64))
             return (last, np.empty((0, 2)), np.zeros(n, dtype=np.uint8),
-                    np.zeros(1, dtype=np.uint8), np.zeros(grid[3] * grid[4], dtype=np.uint8),
-                    *outputs)
+                    np.zeros(1, dtype=np.uint8), open_cells, *outputs)
         last = (1, self._pressure, past.positions, past.displacements, past.pressure,
                 past.stops, past.obstacles)
         return (last, past.flat, np.zeros(n, dtype=np.uint8),
-                np.zeros(_kc.BUSY_SPLIT ** 2 * grid[3] * grid[4], dtype=np.uint8),
-                past.open_cells, *outputs)
+                np.zeros(_kc.BUSY_SPLIT ** 2 * cells, dtype=np.uint8), open_cells, *outputs)
 
     @staticmethod
     def _follow_buffers(n: int) -> tuple[IntArray, FloatArray]:
@@ -311,11 +324,12 @@ class _Agents:
 
     def _finish(self, params: tuple[object, ...], d: FloatArray, flat: FloatArray,
                 out: FloatArray, stops: IntArray, obstacles: IntArray,
-                pressure: FloatArray, open_cells: NDArray[np.uint8]) -> None:
-        """Keep what the next step needs to tell the agents at rest (and the open cells),
-        then take the ends and the pressure."""
+                pressure: FloatArray, open_cells: NDArray[np.uint8],
+                still_params: tuple[object, ...] | None = None) -> None:
+        """Keep what the next step needs to tell the agents at rest (and the open cells,
+        see :meth:`_buffers`), then take the ends and the pressure."""
         self._history = _History(params, self._positions, flat, d.copy(), self._pressure,
-                                 stops, obstacles, open_cells)
+                                 stops, obstacles, open_cells, still_params)
         self._motions = out - self._positions
         self._positions = out
         self._pressure = pressure
@@ -390,9 +404,17 @@ class Crowd(_Agents):
             return None
         carried = np.empty_like(self._positions)
         flags = np.zeros(n, dtype=np.uint8)
-        run_rows(_carry.carry_agents, n, store.pack(), store.live(self._mask), self._positions,
-                 self._radii, float(self._since), skin, margin, slack, min_motion,
-                 world._max_iterations, carried, flags)
+        blob = store.pack()
+        seen = store.live(self._mask)
+        # The cells near no body that moved: their agents are left at once.
+        cells = split_blob(blob)[0][[_kw.H_MOVING_NX, _kw.H_MOVING_NY]]
+        hot = np.zeros(_carry.HOT_SPLIT ** 2 * int(cells[0]) * int(cells[1]), dtype=np.uint8)
+        if not _carry.hot_cells(blob, seen, float(self._since), float(self._radii.max()), skin,
+                                margin, hot):
+            hot = hot[:0]
+        run_rows(_carry.carry_agents, n, blob, seen, self._positions, self._radii,
+                 float(self._since), skin, margin, slack, min_motion, world._max_iterations,
+                 hot, carried, flags)
         self._since = stamp
         self._positions = carried
         squeezed: BoolArray = flags == 2
@@ -439,9 +461,15 @@ class Crowd(_Agents):
         ox, oy, size, nx, ny, start, items = grid
         blob = world._store.pack()
         seen = world._store.live(self._mask)
-        params = self._params(world, (code, rmax, dmax, separation), grid[:5])
+        figures = (code, rmax, dmax, separation)
+        params = self._params(world, figures, grid[:5])
+        # What the open cells against what never moves depend on: not the bodies' poses.
+        still_params = (*figures, *world._tolerances(), world._store.shapes, self._mask,
+                        *grid[:5])
         last, _, still, busy, open_cells, out, stops, obstacles, pressure = self._buffers(
-            params, grid[:5])
+            params, grid[:5], still_params)
+        _kc.open_to_bodies(blob, seen, open_cells, ox, oy, size, nx, ny, rmax, dmax, separation,
+                           skin, margin)
         counts, records = self._follow_buffers(n)
         packed, rest = np.empty((n, 3)), np.empty((n, 5))
         run_rows(_kc.crowd_step, n, blob, seen, p, self._radii, weights, d, intents,
@@ -456,7 +484,7 @@ class Crowd(_Agents):
                      size, nx, ny, rmax, dmax, code, separation, skin, margin, slack,
                      min_motion, world._max_iterations, still, busy, open_cells, out, stops,
                      obstacles, pressure, self._motions, counts, records, back)
-        self._finish(params, d, p, out, stops, obstacles, pressure, open_cells)
+        self._finish(params, d, p, out, stops, obstacles, pressure, open_cells, still_params)
         if squeezed is not None:
             stops[squeezed] = _moves.STOP_SQUEEZED
         # The crowd's arrays are replaced, never written in place (each step makes a new
@@ -478,6 +506,8 @@ class _History:
     stops: IntArray
     obstacles: IntArray
     open_cells: NDArray[np.uint8]
+    #: What the open cells' first half depends on (see :meth:`_Agents._buffers`).
+    still_params: tuple[object, ...] | None = None
 
 
 def _cells(count: int, n: int) -> tuple[IntArray, IntArray]:

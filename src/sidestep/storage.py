@@ -80,9 +80,13 @@ class Store:
         self._packed_row = np.zeros(0, dtype=np.int64)   # item -> its row in the packed world
         self._moving_items = np.zeros(0, dtype=np.int64)  # the bodies' items, packed order
         self._moving_areas = np.zeros(0, dtype=np.int64)  # the bodies' areas
-        #: Counts the changes to the obstacles (adds, removals): a crowd keeps its agents
-        #: at rest only while it stays the same.
+        #: Counts the changes to the obstacles (adds, removals, layers, bodies' poses): a
+        #: crowd keeps its agents at rest only while it stays the same.
         self.version = 0
+        #: Counts the same changes but the bodies' poses: what never moves, and which
+        #: obstacles a query sees, stay the same while it does (a crowd's open cells,
+        #: :meth:`live`).
+        self.shapes = 0
 
     # ------------------------------------------------------------------ adding
     def add(self, family: str, items_per_obstacle: int, items: FloatArray,
@@ -120,6 +124,7 @@ class Store:
             self.area_ref.extend(ref)
         self._packed = None
         self.version += 1
+        self.shapes += 1
         return ids
 
     def add_polygon_vertices(self, vertices: FloatArray) -> tuple[int, int]:
@@ -140,6 +145,7 @@ class Store:
         one-sided wall goes: its neighbours' corners change)."""
         self.alive.data[ids] = 0
         self.version += 1
+        self.shapes += 1
         first = self.first_item.data[ids]
         if np.any(self.item_geometry.data[first, 5] != 0):
             self._packed = None
@@ -148,11 +154,12 @@ class Store:
         """Put obstacles ``ids`` on ``layers`` (checked, ``(n,) uint8``)."""
         self.layer.data[ids] = layers
         self.version += 1
+        self.shapes += 1
 
     def live(self, mask: int = ALL) -> NDArray[np.uint8]:
         """The flags a query with ``mask`` reads beside :meth:`pack` (see
         :func:`~sidestep.kernels.world.unpack_world`): ``(ids + 1,) uint8``."""
-        return self._seen.flags(self.alive.view(), self.layer.view(), self.version, mask)
+        return self._seen.flags(self.alive.view(), self.layer.view(), self.shapes, mask)
 
     def nbytes(self) -> int:
         """Bytes held: the obstacle arrays (with their spare capacity) and the packed copy."""
@@ -196,6 +203,7 @@ class Store:
         self._parts.add(self, self.bodies.members[body])
         self._packed = None          # its items and areas go to the bodies' grids
         self.version += 1
+        self.shapes += 1
         return body
 
     def pose_bodies(self, bodies: IntArray, positions: FloatArray, angles: FloatArray,

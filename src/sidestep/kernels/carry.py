@@ -31,8 +31,9 @@ from .moves import (CONTACT_FIELDS, MAX_CONTACTS, O_X, O_Y, P_MARGIN, P_MAX_ITER
                     P_MIN_MOTION, P_RADIUS, P_SKIN, P_SLACK, W_CONTACTS, W_OUT, W_PARAMS,
                     W_SCRATCH_INTS, recover, slide)
 from .row_queue import next_rows
-from .world import (M_STAMP, M_TURN, MOTION, SCRATCH_FLOATS, SCRATCH_INTS, borrowed, cell_span,
-                    item_owner, item_within_reach, only_body, unpack_world, without_body)
+from .world import (M_REACH, M_STAMP, M_TURN, MOTION, SCRATCH_FLOATS, SCRATCH_INTS, borrowed,
+                    cell_span, item_geometry, item_owner, item_within_reach, only_body,
+                    unpack_world, without_body)
 
 #: Radians of a body's turn per step of the path swept against it. An agent pushed by
 #: a turning body ``r`` from the turn's centre drifts towards it by about
@@ -40,6 +41,9 @@ from .world import (M_STAMP, M_TURN, MOTION, SCRATCH_FLOATS, SCRATCH_INTS, borro
 MAX_TURN = 0.05
 #: Bodies that may sweep into one agent in one frame, at most (more are left alone).
 MAX_CARRIERS = 8
+#: The cells of :func:`hot_cells` split each cell of the bodies' grid this many times along
+#: each axis.
+HOT_SPLIT = 8
 
 
 @njit(cache=True, forceinline=False, inline="always")
@@ -117,18 +121,19 @@ def _carriers(world, px, py, reach, since, found):
 
 @njit(cache=True, forceinline=False)
 def carry_agent(world, px, py, radius, since, skin, margin, slack, min_motion, max_iterations,
-                wf, wi, contacts):
+                wf, wi, contacts, found):
     """The agent at ``p`` after the bodies that moved since pose ``since`` swept past it.
 
     Returns ``(x, y, touched, squeezed)``: ``touched`` when a body met it,
     ``squeezed`` when a body would have pushed it into something else (it
-    is left where that stopped it, clear of it). See the module.
+    is left where that stopped it, clear of it). See the module. ``wf``, ``wi``,
+    ``contacts`` and ``found`` (``(MAX_CARRIERS,) int64``, the bodies near it) are
+    scratch.
     """
     world = borrowed(world)
     if world.n_bodies == 0 or world.stamp <= since or world.moving.nx == 0:
         return px, py, False, False
     reach = radius + world.reach + 2.0 * skin + margin
-    found = np.empty(MAX_CARRIERS, dtype=np.int64)
     n = _carriers(world, px, py, reach, since, found)
     touched = False
     squeezed = False
@@ -167,30 +172,92 @@ def carry_agent(world, px, py, radius, since, skin, margin, slack, min_motion, m
     return px, py, touched, squeezed
 
 
+@njit(cache=True, inline="always")
+def hot_index(cells, v, origin, count):
+    """The column (or row), ``0 <= i < count``, of :func:`hot_cells`' grid (the bodies' grid
+    ``cells`` split :data:`HOT_SPLIT` times) that holds ``v`` (clamped: monotonic)."""
+    return min(max(int(math.floor((v - origin) * (HOT_SPLIT / cells.cell_size))), 0),
+               count - 1)
+
+
+@njit(cache=True, nogil=True)
+def hot_cells(blob, live, since, rmax, skin, margin, hot):
+    """Marks (1) in ``hot (HOT_SPLIT**2 * nx * ny,) uint8`` (zeros before; ``nx, ny``: the
+    bodies' grid's) the cells of the bodies' grid split :data:`HOT_SPLIT` times along
+    each axis that meet the box of an item of a body moved since pose ``since`` widened by
+    :func:`carry_agent`'s reach for agents of radius up to ``rmax`` (and its thickness),
+    the body's own motion for the farthest any moved: an agent in a cell left unmarked
+    has no body whose sweep meets it (:func:`carry_agent` would leave it), so
+    :func:`carry_agents` leaves it with one look, where finding none cost a walk of the
+    bodies' grid. Returns whether any cell is marked."""
+    world = unpack_world(blob, live)
+    cells = world.moving
+    if world.n_bodies == 0 or world.stamp <= since or cells.nx == 0:
+        return False
+    mx = HOT_SPLIT * cells.nx
+    my = HOT_SPLIT * cells.ny
+    first, _ = cell_span(world, cells, 0)
+    _, last = cell_span(world, cells, cells.nx * cells.ny - 1)
+    marked = False
+    for t in range(first, last):
+        e = np.int64(world.small[t])
+        b = world.ints[world.body_of + item_owner(world, e)]
+        if world.floats[world.motions + MOTION * b + M_STAMP] <= since:
+            continue
+        ax, ay, bx, by, thick = item_geometry(world, e)
+        # As carry_agent's reach, with this body's own motion for the farthest any moved
+        # (no farther can its sweep meet an agent), beyond the filter's roundings.
+        moved = world.floats[world.motions + MOTION * b + M_REACH]
+        reach = rmax + moved + 2.0 * skin + margin
+        pad = (thick + reach) * 1.001 + 1e-3 * cells.cell_size / HOT_SPLIT
+        i0 = hot_index(cells, min(ax, bx) - pad, cells.origin_x, mx)
+        i1 = hot_index(cells, max(ax, bx) + pad, cells.origin_x, mx)
+        j0 = hot_index(cells, min(ay, by) - pad, cells.origin_y, my)
+        j1 = hot_index(cells, max(ay, by) + pad, cells.origin_y, my)
+        for j in range(j0, j1 + 1):
+            hot[j * mx + i0:j * mx + i1 + 1] = 1
+        marked = True
+    return marked
+
+
 @njit(cache=True, forceinline=False, nogil=True)
 def carry_agents(blob, live, positions, radii, since, skin, margin, slack, min_motion,
-                 max_iterations, out, flags, queue):
+                 max_iterations, hot, out, flags, queue):
     """:func:`carry_agent` for the rows taken from ``queue``: ends into ``out (n, 2)``,
-    ``flags (n,) uint8`` 1 where a body met the agent, 2 where it squeezed it."""
+    ``flags (n,) uint8`` 1 where a body met the agent, 2 where it squeezed it. ``hot``:
+    :func:`hot_cells`' marks (for agents of radius up to the largest of ``radii``), or
+    empty: an agent in an unmarked cell is left where it is at once."""
     world = unpack_world(blob, live)
+    cells = world.moving
+    mx = HOT_SPLIT * cells.nx
+    my = HOT_SPLIT * cells.ny
     contacts_buffer = np.empty((1, CONTACT_FIELDS))
     wf_buffer = np.empty(SCRATCH_FLOATS)
     wi_buffer = np.empty(SCRATCH_INTS, dtype=np.int64)
     contacts = borrow(contacts_buffer)
     wf = borrow(wf_buffer)
     wi = borrow(wi_buffer)
+    found_buffer = np.empty(MAX_CARRIERS, dtype=np.int64)   # one per thread, not per agent
+    found = borrow(found_buffer)
     while True:
         first, stop = next_rows(queue)
         if first >= stop:
             break
         for k in range(first, stop):
+            if hot.shape[0] and not hot[hot_index(cells, positions[k, 1], cells.origin_y, my) *
+                                        mx + hot_index(cells, positions[k, 0], cells.origin_x,
+                                                       mx)]:
+                out[k, 0] = positions[k, 0]
+                out[k, 1] = positions[k, 1]
+                flags[k] = 0
+                continue
             x, y, touched, squeezed = carry_agent(
                 world, positions[k, 0], positions[k, 1], radii[k], since, skin, margin,
-                slack, min_motion, max_iterations, wf, wi, contacts)
+                slack, min_motion, max_iterations, wf, wi, contacts, found)
             out[k, 0] = x
             out[k, 1] = y
             flags[k] = 2 if squeezed else (1 if touched else 0)
-    wf_buffer[0] = wi_buffer[0] + contacts_buffer[0, 0]
+    wf_buffer[0] = wi_buffer[0] + contacts_buffer[0, 0] + found_buffer[0]
 
 
 @njit(cache=True, forceinline=False)
@@ -204,7 +271,8 @@ def carry_packed(blob, live, work, px, py, since):
         unpack_world(blob, live), px, py, w[p + P_RADIUS], since, w[p + P_SKIN],
         w[p + P_MARGIN], w[p + P_SLACK], w[p + P_MIN_MOTION], int(w[p + P_MAX_ITERATIONS]),
         w[:SCRATCH_FLOATS], w[W_SCRATCH_INTS:W_CONTACTS].view(np.int64),
-        w[W_CONTACTS:W_PARAMS].reshape((MAX_CONTACTS, CONTACT_FIELDS)))
+        w[W_CONTACTS:W_PARAMS].reshape((MAX_CONTACTS, CONTACT_FIELDS)),
+        np.empty(MAX_CARRIERS, dtype=np.int64))
     w[W_OUT + O_X] = x
     w[W_OUT + O_Y] = y
     return 2 if squeezed else (1 if touched else 0)

@@ -75,10 +75,11 @@ from numba import njit
 from .borrow import borrow
 from .follow import note_follows
 from .moves import (CONTACT_FIELDS, MODE_BLOCK, MODE_GHOST, MODE_SLIDE, STOP_BLOCKED,
-                    STOP_DONE, STOP_SLID, move_agent, open_around)
+                    STOP_DONE, STOP_SLID, closes, move_agent, open_around)
 from .planes import corner, solve_planes
 from .row_queue import next_rows, resume_rows, rows_done, wait_rows
-from .world import SCRATCH_FLOATS, SCRATCH_INTS, borrowed, unpack_world
+from .world import (SCRATCH_FLOATS, SCRATCH_INTS, borrowed, cell_span, item_geometry,
+                    still_part, unpack_world)
 
 #: Half-planes of a cell solved together at most (the active set).
 ACTIVE = 16
@@ -592,23 +593,89 @@ def _inside_cell(pairs, count, vx, vy, tolerance, rounding):
     return True
 
 
+@njit(cache=True, inline="always")
+def open_reach(size, motion, skin, margin):
+    """How far from a cell's centre (:func:`cell_centre`) of the agents' grid (cells
+    ``size`` wide) no obstacle may lie for the cell to be open (:func:`open_cell`): its
+    half diagonal (rounded up), then ``motion``, ``skin`` and ``margin``."""
+    return 0.7072 * size + motion + skin + margin
+
+
+@njit(cache=True, inline="always")
+def cell_centre(index, origin, size):
+    """The centre of column (or row) ``index`` of a grid of cells ``size`` wide."""
+    return origin + (index + 0.5) * size
+
+
 @njit(cache=True, forceinline=True)
 def open_cell(world, open_cells, px, py, ox, oy, size, nx, ny, motion, skin, margin):
     """Whether the agents' grid cell holding ``p`` has no obstacle near: every agent in it
     (radius plus motion at most ``motion``: the step's ``rmax + most``) slides untouched
-    (:func:`~sidestep.kernels.moves.open_around` from the cell's centre, over its half
-    diagonal). Told once per cell, in ``open_cells`` (0: not yet, 1: open, 2: not; the
-    threads may both tell a cell: they write the same)."""
+    (:func:`~sidestep.kernels.moves.open_around` from the cell's centre, over
+    :func:`open_reach`). ``open_cells (2 * nx * ny,)`` (0: not told yet, 1: open, 2:
+    not): cell ``c`` at ``c`` against what never moves
+    (:func:`~sidestep.kernels.world.still_part`; told here once, the threads may both
+    tell a cell: they write the same; it stays told while the bodies move) and at
+    ``nx * ny + c`` against the bodies (told for every cell at once before the step:
+    :func:`open_to_bodies`). Open both ways is open: the world's test reads the two
+    grids in turn, and finds nothing in either."""
     inverse = 1.0 / size
     i = grid_index(px, ox, inverse, nx)
     j = grid_index(py, oy, inverse, ny)
     c = j * nx + i
     if open_cells[c] == 0:
-        half = 0.7072 * size              # half the diagonal, rounded up
-        seen = open_around(world, ox + (i + 0.5) * size, oy + (j + 0.5) * size,
-                           half + motion + skin + margin, skin, margin)
+        seen = open_around(still_part(world), cell_centre(i, ox, size), cell_centre(j, oy, size),
+                           open_reach(size, motion, skin, margin), skin, margin)
         open_cells[c] = 1 if seen else 2
-    return open_cells[c] == 1
+    return open_cells[c] == 1 and open_cells[nx * ny + c] == 1
+
+
+@njit(cache=True, nogil=True)
+def open_to_bodies(blob, live, open_cells, ox, oy, size, nx, ny, rmax, dmax, separation, skin,
+                   margin):
+    """Tells the second half of ``open_cells (2 * nx * ny,) uint8`` (:func:`open_cell`), for
+    every cell of the agents' grid at once, unless told already (its first entry is not
+    0): 1 where no item of a body keeps the cell open, 2 where one does
+    (:func:`~sidestep.kernels.moves.closes`, the test
+    :func:`~sidestep.kernels.moves.open_around` makes of it). Item by item over the
+    bodies' grid, each one's box widened by its reach: a few cells each, where asking
+    each cell the bodies' grid cost a tenth of a crowd step. The step's figures
+    (``rmax``, ``dmax``, ``separation``) as :func:`crowd_step` takes them."""
+    cells = nx * ny
+    if open_cells[cells] != 0:
+        return
+    open_cells[cells:] = 1
+    world = unpack_world(blob, live)
+    moving = world.moving
+    if moving.nx == 0:
+        return
+    most = separation + dmax                    # as _step_rows works out its figures
+    reach = open_reach(size, rmax + most, skin, margin)
+    first, _ = cell_span(world, moving, 0)
+    _, last = cell_span(world, moving, moving.nx * moving.ny - 1)
+    inverse = 1.0 / size
+    done = np.zeros(world.n_items, dtype=np.uint8)   # an item lies in several cells
+    for t in range(first, last):
+        e = np.int64(world.small[t])
+        if done[e]:
+            continue
+        done[e] = 1
+        ax, ay, bx, by, thick = item_geometry(world, e)
+        # The cells whose centre lies within the farthest the test reads (its reach, the
+        # larger of skin and margin, the item's thickness) of the item's box, and a
+        # thousandth of a cell for roundings (the test's own, 1e-6 of the sizes, within).
+        pad = thick + reach + max(skin, margin) + 1e-3 * size
+        i0 = max(int(math.ceil((min(ax, bx) - pad - ox) * inverse - 0.5)), 0)
+        i1 = min(int(math.floor((max(ax, bx) + pad - ox) * inverse - 0.5)), nx - 1)
+        j0 = max(int(math.ceil((min(ay, by) - pad - oy) * inverse - 0.5)), 0)
+        j1 = min(int(math.floor((max(ay, by) + pad - oy) * inverse - 0.5)), ny - 1)
+        for j in range(j0, j1 + 1):
+            cy = cell_centre(j, oy, size)
+            for i in range(i0, i1 + 1):
+                c = cells + j * nx + i
+                if open_cells[c] == 1 and closes(world, e, cell_centre(i, ox, size), cy,
+                                                 reach, skin, margin):
+                    open_cells[c] = 2
 
 
 @njit(cache=True, forceinline=True)
@@ -699,10 +766,11 @@ def crowd_step(blob, live, positions, radii, weights, displacements, intents, pa
     and ``pressure`` are the last step's answers (its position, stop code,
     obstacle and pressure), which a step worked out again would give to the
     bit. ``still`` comes out marking those agents only (a still agent that
-    was worked out after all is cleared). ``open_cells (nx * ny,) uint8``
+    was worked out after all is cleared). ``open_cells (2 * nx * ny,) uint8``
     tells the cells of the grid with no obstacle near (:func:`open_cell`; 0:
-    not told yet, zeros when the grid or the world changed): an agent in such
-    a cell moves without a world query.
+    not told yet; the first half zeros when the grid or what never moves
+    changed, the second when the bodies moved too): an agent in such a cell
+    moves without a world query.
     Releases the GIL; a row's result does not depend on which thread took
     it. Returns only once every row is done, by whichever thread (``done``
     counts them too): the caller need not wait for the other threads

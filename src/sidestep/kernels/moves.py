@@ -267,11 +267,16 @@ def _clear(world, px, py, rx, ry, radius, skin, margin):
             for i in range(i0, i1 + 1):
                 lo, hi = cell_span(world, cells, j * cells.nx + i)
                 for t in range(lo, hi):
-                    e = np.int64(world.small[t])
-                    if item_within_reach(world, e, px, py, farthest) and \
-                            item_owner_alive(world, e):
+                    if _near(world, np.int64(world.small[t]), px, py, farthest):
                         return False
     return True
+
+
+@njit(cache=True, inline="always")
+def _near(world, e, px, py, farthest):
+    """Whether item ``e`` passes :func:`_gather`'s first test for a disc at ``p``: alive
+    and within ``farthest`` (:func:`_reaches`) of it (:func:`_clear` stops at the first)."""
+    return item_within_reach(world, e, px, py, farthest) and item_owner_alive(world, e)
 
 
 @njit(cache=True, forceinline=True)
@@ -561,6 +566,15 @@ def open_around(world, px, py, reach, skin, margin):
     if world.n_areas > 0:
         return False
     return _clear(world, px, py, 0.0, 0.0, reach, skin, margin)
+
+
+@njit(cache=True, forceinline=True)
+def closes(world, e, px, py, reach, skin, margin):
+    """Whether item ``e`` is one that keeps :func:`open_around` (``p``, ``reach``) from
+    being true, where :func:`_clear` reads it (an item no cell it reads holds is too far
+    to be one): so a caller that tells many points at once, item by item, tells them as
+    :func:`open_around` would (the crowd steps' cells near moving bodies)."""
+    return _near(world, e, px, py, _reaches(0.0, 0.0, reach, skin, margin)[2])
 
 
 @njit(cache=True, forceinline=True)

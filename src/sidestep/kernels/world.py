@@ -233,6 +233,14 @@ def only_body(world, body):
 
 
 @njit(cache=True, forceinline=False, inline="always")
+def still_part(world):
+    """``world`` without its bodies' grids: what never moves (areas counted as before)."""
+    none = Cells(world.moving.origin_x, world.moving.origin_y, world.moving.cell_size, 0, 0,
+                 world.moving.start, world.moving.entries)
+    return PackedWorld(*world[:19], world.items, world.areas, none, none, *world[23:])
+
+
+@njit(cache=True, forceinline=False, inline="always")
 def without_body(world, body):
     """``world`` as a query that does not see body ``body`` sees it."""
     return PackedWorld(world.floats, world.ints, world.small, world.n_items, world.n_areas,
