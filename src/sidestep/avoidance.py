@@ -37,8 +37,8 @@ class Avoidance:
     lanes : float >= 0
         Radians an agent turns its wish to one side (the same for every agent) while an
         oncoming agent is near ahead: groups meeting head-on keep to their own sides and
-        form lanes (0.7 by default, up to twice that with several oncoming near; 0: plain
-        reciprocal avoidance).
+        form lanes (0.7 by default, all of it once the crowd ahead comes the other way; 0:
+        plain reciprocal avoidance).
     neighbours : int >= 1
         Nearest agents each agent avoids, at most (6 by default).
     """

@@ -13,15 +13,16 @@ van den Berg, Guy, Lin and Manocha ("Reciprocal n-body collision avoidance", 201
    cone (the velocity obstacle). ``u`` is the smallest change of the relative velocity
    that leaves the cone; agent ``k`` takes its share of it (by weight, as the crowd
    shares a gap: half each for equals, none for an agent of infinite weight, all of it
-   when the neighbour stands still with nothing asked) and the velocities beyond that
+   when the neighbour stands or is held) and the velocities beyond that
    change make a half-plane of allowed velocities.
 2. The displacement asked for, tilted by up to ``lanes`` radians to one side (the same
    side for every agent, so groups meeting head-on keep to their own side of each other
-   and form lanes) while an oncoming or standing agent is near ahead, is the preferred
-   velocity; the answer is the velocity nearest it, no longer than the displacement
-   asked, in every half-plane (a two-dimensional linear program, one half-plane at a
-   time, nearest neighbour first). When the half-planes leave no velocity, the answer keeps to the
-   half-planes of the nearer neighbours it could meet and stops there.
+   and form lanes) the more of the crowd ahead heads against it (:func:`flow_bins`) or
+   stands in its way, is the preferred velocity; the answer is the velocity nearest it,
+   no longer than the displacement asked, in every half-plane (a two-dimensional linear
+   program, one half-plane at a time, nearest neighbour first). When the half-planes
+   leave no velocity, the answer keeps to the half-planes of the nearer neighbours it
+   could meet and stops there.
 
 An agent whose wish already keeps to every half-plane gets its wish, to the bit: agents at
 rest with nothing coming stay at rest, and one walking in free space walks as asked.
@@ -238,6 +239,43 @@ def _oncoming(bins, px, py, ux, uy, look, ox, oy, size, nx, ny):
 
 
 @njit(cache=True, forceinline=True)
+def _nearest(positions, k, px, py, reach, ox, oy, size, nx, ny, start, items, near, near_d):
+    """The agents nearest agent ``k`` (at ``p``) within ``reach``, nearest first, into
+    ``near`` and ``near_d`` (squared distances; at most ``len(near)``); returns their
+    count. The rings of cells round the agent's are read until the rings left lie farther
+    than the farthest kept."""
+    inverse = 1.0 / size
+    count = 0
+    ci = grid_index(px, ox, inverse, nx)
+    cj = grid_index(py, oy, inverse, ny)
+    ring = 0
+    while True:
+        for rj in range(max(cj - ring, 0), min(cj + ring, ny - 1) + 1):
+            # The ring's edge rows whole, the rows between only at its two ends.
+            step = 1 if rj == cj - ring or rj == cj + ring else 2 * ring
+            for ri in range(ci - ring, ci + ring + 1, max(step, 1)):
+                if ri < 0 or ri >= nx:
+                    continue
+                c = rj * nx + ri
+                for t in range(start[c], start[c + 1]):
+                    j = items[t]
+                    if j == k:
+                        continue
+                    ex = positions[j, 0] - px
+                    ey = positions[j, 1] - py
+                    d2 = ex * ex + ey * ey
+                    if d2 < reach * reach:
+                        count = _keep_nearest(near, near_d, count, j, d2)
+        # Whatever is left lies at least `ring` cells away.
+        done = ring * size
+        if done >= reach or (count == near.shape[0] and near_d[count - 1] <= done * done):
+            return count
+        if ci - ring <= 0 and cj - ring <= 0 and ci + ring >= nx - 1 and cj + ring >= ny - 1:
+            return count
+        ring += 1
+
+
+@njit(cache=True, forceinline=True)
 def _keep_nearest(near, near_d, count, j, d2):
     """Keep agent ``j`` at squared distance ``d2`` among the nearest ``len(near)`` so far
     (``near``, ``near_d``: the first ``count``, nearest first; ties by index, so that the
@@ -296,7 +334,6 @@ def avoid_rows(positions, radii, weights, motions, wishes, ox, oy, size, nx, ny,
     lines = np.empty((neighbours, _FIELDS))
     near = np.empty(neighbours, dtype=np.int64)
     near_d = np.empty(neighbours)
-    inverse = 1.0 / size
     while True:
         first, stop = next_rows(queue)
         if first >= stop:
@@ -313,39 +350,8 @@ def avoid_rows(positions, radii, weights, motions, wishes, ox, oy, size, nx, ny,
                 # Nothing asked (it stays, and makes way only when pushed), or never gives
                 # way: the wish stands.
                 continue
-            # The nearest neighbours within reach, nearest first: the rings of cells
-            # round the agent's, until the rings left lie farther than the farthest kept.
-            count = 0
-            ci = grid_index(px, ox, inverse, nx)
-            cj = grid_index(py, oy, inverse, ny)
-            ring = 0
-            while True:
-                for rj in range(max(cj - ring, 0), min(cj + ring, ny - 1) + 1):
-                    edge = rj == cj - ring or rj == cj + ring
-                    step = 1 if edge else 2 * ring
-                    for ri in range(ci - ring, ci + ring + 1, max(step, 1)):
-                        if ri < 0 or ri >= nx:
-                            continue
-                        c = rj * nx + ri
-                        for t in range(start[c], start[c + 1]):
-                            j = items[t]
-                            if j == k:
-                                continue
-                            ex = positions[j, 0] - px
-                            ey = positions[j, 1] - py
-                            d2 = ex * ex + ey * ey
-                            if d2 >= reach * reach:
-                                continue
-                            count = _keep_nearest(near, near_d, count, j, d2)
-                # Whatever is left lies at least `ring` cells away.
-                done_ring = ring * size
-                if done_ring >= reach or (count == near.shape[0] and
-                                          near_d[count - 1] <= done_ring * done_ring):
-                    break
-                if ci - ring <= 0 and cj - ring <= 0 and ci + ring >= nx - 1 and \
-                        cj + ring >= ny - 1:
-                    break
-                ring += 1
+            count = _nearest(positions, k, px, py, reach, ox, oy, size, nx, ny, start, items,
+                             near, near_d)
             if count == 0:
                 continue
             # Lanes: tilt the wish to the same side while an oncoming agent is near ahead.
