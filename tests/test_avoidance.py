@@ -70,6 +70,41 @@ def test_groups_meeting_head_on_in_a_corridor_two_agents_wide_pass():
         assert np.mean(crowd.positions[:, 0] * heading > 3.0) == passed
 
 
+def door_groups(per_group=200, seed=3):
+    """Two groups of ``per_group`` agents (radius 0.25) either side of a wall across x = 0
+    with one 3 m door, 0.8 m apart on jittered grids; each goal is its start mirrored."""
+    rng = np.random.default_rng(seed)
+    g = np.stack(np.meshgrid(np.arange(-11.0, -1.0, 0.8), np.arange(-6.0, 6.01, 0.8)),
+                 axis=-1).reshape(-1, 2)
+    west = g[rng.choice(len(g), per_group, replace=False)]
+    east = g[rng.choice(len(g), per_group, replace=False)] * (-1.0, 1.0)
+    start = np.vstack([west, east]) + rng.uniform(-0.05, 0.05, (2 * per_group, 2))
+    world = World2D()
+    world.add_walls([(0.0, -10.0), (0.0, 1.5)], [(0.0, -1.5), (0.0, 10.0)])
+    return world, start, start * (-1.0, 1.0)
+
+
+def test_two_groups_of_200_pass_through_one_3_m_door_in_opposite_directions():
+    world, start, goals = door_groups()
+    heading = np.sign(goals[:, 0])
+    crossed = {}
+    for avoid in (False, True):
+        crowd = Crowd(world, start, 0.25)
+        for k in range(1200):
+            here = crowd.positions
+            # To the door's far side until through it, then to the goal.
+            through = here[:, 0] * heading > 0.25
+            target = np.where(through[:, None], goals, np.c_[heading, np.zeros(len(here))])
+            before = here.copy()
+            crowd.step(toward(target, here, 0.1), avoid=avoid)
+            if k % 10 == 0:
+                assert_step_keeps_the_promise(crowd, before, crowd.positions)
+        crossed[avoid] = float(np.mean(crowd.positions[:, 0] * heading > 0.0))
+    # Without avoidance both fronts fill the door and press; with it they form two lanes.
+    assert crossed[False] < 0.1
+    assert crossed[True] > 0.75
+
+
 def test_agents_at_rest_stay_at_rest_with_avoidance():
     g = np.arange(10) * 1.0
     packed = np.stack(np.meshgrid(g, g), axis=-1).reshape(-1, 2)

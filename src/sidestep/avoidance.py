@@ -37,14 +37,14 @@ class Avoidance:
     lanes : float >= 0
         Radians an agent turns its wish to one side (the same for every agent) while an
         oncoming agent is near ahead: groups meeting head-on keep to their own sides and
-        form lanes (0.7 by default, all of it once the crowd ahead comes the other way; 0:
+        form lanes (1.2 by default, all of it once the crowd ahead comes the other way; 0:
         plain reciprocal avoidance).
     neighbours : int >= 1
         Nearest agents each agent avoids, at most (6 by default).
     """
 
     horizon: float = 20.0
-    lanes: float = 0.7
+    lanes: float = 1.2
     neighbours: int = 6
 
     def __post_init__(self) -> None:

@@ -54,6 +54,10 @@ LANE_LOOK = 2.0
 #: Agents keep this many times the sum of their radii apart over the horizon (a little
 #: room to pass each other: a crowd that packs itself tight cannot part).
 SPACE = 1.2
+#: Steps ahead, at most, an agent keeps clear of a neighbour that stands or is held: it
+#: closes up behind a queue and creeps past a crowd that waits, where the whole horizon
+#: would keep it (and everyone behind it) far back and still.
+STAND_HORIZON = 3.0
 
 
 @njit(cache=True, forceinline=True)
@@ -389,7 +393,8 @@ def avoid_rows(positions, radii, weights, motions, wishes, ox, oy, size, nx, ny,
                 share = 1.0 if standing else _share(weights[j], weights[k])
                 _half_plane(mvx, mvy, positions[j, 0] - px, positions[j, 1] - py,
                             mvx - motions[j, 0], mvy - motions[j, 1],
-                            SPACE * (radii[k] + radii[j]), horizon, share, lines, a)
+                            SPACE * (radii[k] + radii[j]),
+                            min(horizon, STAND_HORIZON) if standing else horizon, share, lines, a)
             if _keeps(lines, count, prefer_x, prefer_y) and prefer_x == wx and prefer_y == wy:
                 continue
             vx, vy = _choose(lines, count, speed, prefer_x, prefer_y)
