@@ -270,8 +270,19 @@ def _nearest(positions, k, px, py, reach, ox, oy, size, nx, ny, start, items, ne
                     d2 = ex * ex + ey * ey
                     if d2 < reach * reach:
                         count = _keep_nearest(near, near_d, count, j, d2)
-        # Whatever is left lies at least `ring` cells away.
-        done = ring * size
+        # Whatever is left lies outside the square of cells read so far: at least as far
+        # as its nearest side that is not the grid's own edge (less a rounding's room, as
+        # an agent on a cell border may be filed in the cell beyond it).
+        done = reach
+        if ci - ring > 0:
+            done = min(done, px - (ox + (ci - ring) * size))
+        if ci + ring < nx - 1:
+            done = min(done, ox + (ci + ring + 1) * size - px)
+        if cj - ring > 0:
+            done = min(done, py - (oy + (cj - ring) * size))
+        if cj + ring < ny - 1:
+            done = min(done, oy + (cj + ring + 1) * size - py)
+        done = max(done - 1e-9 * (1.0 + abs(px) + abs(py) + size), 0.0)
         if done >= reach or (count == near.shape[0] and near_d[count - 1] <= done * done):
             return count
         if ci - ring <= 0 and cj - ring <= 0 and ci + ring >= nx - 1 and cj + ring >= ny - 1:
