@@ -142,37 +142,49 @@ class BodyTable:
         self.seen = np.zeros(0, dtype=np.uint8)
         self.flags = np.zeros(2, dtype=np.int64)
         self.met = np.zeros(0, dtype=np.int64)
-        self.reach = np.zeros((0, 6))
+        self.reach = np.zeros((0, 7))
+        self.stamp = np.zeros(0, dtype=np.int64)
+        # The reach boxes binned in a grid (kernels3d.carry.reach_cells).
+        self.grid = np.zeros(7)
+        self.first = np.zeros(1, dtype=np.int64)
+        self.items = np.zeros(0, dtype=np.int64)
 
     def near(self, store: Any, since: int, skip: int, x: float, y: float, z: float,
              size: float) -> bool:
         """Whether a body moved after pose count ``since`` (but ``skip``) may have swept
         within ``size`` of ``(x, y, z)`` (:func:`sidestep.kernels3d.carry.bodies_near`):
         False, and :meth:`push` would find nothing there."""
-        self.arrays(store)
-        return bool(_near()(store.bodies.stamp, self.reach, since, skip, x, y, z, size))
+        key = self.key
+        if store.bodies.count != key[0] or store.version != key[1]:
+            self.arrays(store)
+        return bool(_NEAR(self.stamp, self.reach, self.grid, self.first, self.items, since,
+                          skip, x, y, z, size))
 
-    def push(self, store: Any, packed: Any, since: int, skip: int, centre: FloatArray,
-             radius: float, half: float, up: int, tolerances: tuple[float, float, float, float],
-             max_iterations: int, scratch: tuple[FloatArray, FloatArray]
-             ) -> tuple[FloatArray, IntArray]:
-        """The push of the bodies moved after ``since`` (but ``skip``) on the agent centred
-        at ``centre``, and which bodies pushed it (``push_from_bodies``)."""
+    def push(self, store: Any, packed: Any, since: int, skip: int, x: float, y: float,
+             z: float, radius: float, half: float, up: int,
+             tolerances: tuple[float, float, float, float], max_iterations: int,
+             scratch: tuple[FloatArray, FloatArray]) -> tuple[float, float, float, IntArray]:
+        """The push ``(dx, dy, dz)`` of the bodies moved after ``since`` (but ``skip``) on
+        the agent centred at ``(x, y, z)``, and which bodies pushed it
+        (``push_from_bodies``)."""
         values = self.arrays(store)
         if len(self.seen) != len(packed.alive):
             self.seen = np.zeros(len(packed.alive), dtype=np.uint8)
         if len(self.met) != len(store.bodies):
             self.met = np.zeros(len(store.bodies), dtype=np.int64)
-        if self.flags[_kw.F_TRIANGLES] != packed.flags[_kw.F_TRIANGLES]:
-            self.flags[_kw.F_TRIANGLES] = packed.flags[_kw.F_TRIANGLES]
+        self.flags[_kw.F_TRIANGLES] = packed.flags[_kw.F_TRIANGLES]
         self.flags[_kw.F_REMOVED] = 1
-        dx, dy, dz, n = _kcarry.push_from_bodies(
-            packed, self.seen, self.flags, since, *values, skip, float(centre[0]),
-            float(centre[1]), float(centre[2]), radius, half, up, *tolerances, max_iterations,
-            *scratch, np.zeros((1, _CONTACT_FIELDS)), self.met)
-        return np.array([dx, dy, dz]), self.met[:n].copy()
+        skin, margin, slack, min_motion = tolerances
+        dx, dy, dz, n = _entry("push_from_bodies")(
+            packed, self.seen, self.flags, since, *values, skip, x, y, z, radius, half, up,
+            skin, margin, slack, min_motion, max_iterations, *scratch, _CONTACT,
+            self.met)
+        return dx, dy, dz, self.met[:n].copy()
 
     def arrays(self, store: Any) -> tuple[Any, ...]:
+        global _NEAR
+        if _NEAR is None:
+            _NEAR = _entry("bodies_near")
         bodies = store.bodies
         key = (bodies.count, store.version, len(bodies))
         if key != self.key:
@@ -190,27 +202,35 @@ class BodyTable:
             self.reach = _kcarry.reach_boxes(
                 np.ascontiguousarray(np.hstack([lo, hi])), position,
                 np.linalg.norm(bodies.position - bodies.previous_position, axis=1), angles)
+            self.grid, self.first, self.items = _kcarry.reach_cells(self.reach)
+            self.stamp = np.ascontiguousarray(bodies.stamp, dtype=np.int64)
             members = [bodies.members[b] for b in range(len(bodies))]
             self.values = (
-                bodies.stamp, self.reach, angles, np.ascontiguousarray(axes),
+                self.stamp, self.reach, angles, np.ascontiguousarray(axes),
                 np.ascontiguousarray(bodies.previous_rotation),
                 np.ascontiguousarray(bodies.previous_position), position,
                 np.concatenate(members).astype(np.int64) if members else np.zeros(0, np.int64),
-                np.concatenate([[0], np.cumsum([len(m) for m in members])]).astype(np.int64))
+                np.concatenate([[0], np.cumsum([len(m) for m in members])]).astype(np.int64),
+                np.ascontiguousarray(rows, dtype=np.int64),
+                np.ascontiguousarray(parts.prim_first, dtype=np.int64))
         return self.values
 
 
-_NEAR: Any = None
+#: One contact row push_from_bodies' sweeps write into (and nobody reads).
+_CONTACT = np.zeros((1, _CONTACT_FIELDS))
+_ENTRIES: dict[str, Any] = {}
+_NEAR: Any = None       # bodies_near's entry point (BodyTable.arrays sets it)
 
 
-def _near() -> Any:
-    # bodies_near for its one registered signature, called without the dispatcher
-    # (sidestep.kernels.direct): each character asks it every frame bodies moved.
-    global _NEAR
-    if _NEAR is None:
+def _entry(name: str) -> Any:
+    # Kernel `name` of kernels3d.carry for its one registered signature, called without
+    # the dispatcher (sidestep.kernels.direct): each character may ask it every frame
+    # bodies moved.
+    held = _ENTRIES.get(name)
+    if held is None:
         from .kernels.direct import registered
-        _NEAR = registered("kernels3d.carry:bodies_near")
-    return _NEAR
+        held = _ENTRIES[name] = registered("kernels3d.carry:" + name)
+    return held
 
 
 def table(store: Any) -> BodyTable:

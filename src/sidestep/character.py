@@ -97,7 +97,7 @@ class Character:
 
     __slots__ = ("_world", "_body", "_contacts", "_offsets", "_touches", "_scratch", "_feet",
                  "_packed", "_state", "_direct", "_mask", "_since", "_facing", "_inherited", "_launched",
-                 "_riding")
+                 "_riding", "_table", "_near")
 
     _world: "World3D"
     _body: FloatArray
@@ -115,6 +115,8 @@ class Character:
     _inherited: FloatArray  # the velocity of the moving floor it last stood on (m/s)
     _launched: bool         # the floor's vertical velocity was given to it in the air
     _riding: bool          # whether a moving body's floor carried it this frame
+    _table: Any            # the store's carry3d.BodyTable
+    _near: float           # how near a moved body's reach box counts (its size and 2 skins)
 
     def __init__(self, world: "World3D", feet: Point3, radius: float, height: float, *,
                  max_slope: float = math.radians(45), step_height: float = 0.3,
@@ -169,6 +171,8 @@ class Character:
         self._feet = body[_kc.B_FEET:_kc.B_FEET + 3]
         self._packed = None
         self._direct = _kc.update_frame_direct()
+        self._table = _carry3d.table(world._store)
+        self._sized()
         self._frame(0.0, 0.0, 0.0, 0.0)       # what it stands on, before the first frame
         body[_kc.B_STOP] = _moves.STOP_DONE
 
@@ -313,43 +317,45 @@ class Character:
         """
         store = self._world._store
         bodies = store.bodies
-        if bodies.count <= self._since:
-            return None
         since = self._since
+        if bodies.count <= since:
+            return None
         self._since = bodies.count
-        body = self._body
-        r = float(body[_kc.B_RADIUS])
-        h = float(body[_kc.B_HEIGHT])
-        up = int(body[_kc.B_UP])
-        half = max(0.5 * h - r, 0.0)
         of = bodies.body_of
         riding = int(of[floor]) if 0 <= floor < len(of) else -1
         rides = riding >= 0 and bodies.stamp[riding] > since
-        table = _carry3d.table(store)
+        body = self._body
+        up = int(body[_kc.B_UP])
+        h = float(body[_kc.B_HEIGHT])
         c = self._feet.tolist()
         c[up] += 0.5 * h
-        if not rides and not table.near(store, since, riding, c[0], c[1], c[2],
-                                        r + half + 2.0 * float(body[_kc.B_SKIN])):
+        x, y, z = c
+        table = self._table
+        if not rides and not table.near(store, since, riding, x, y, z, self._near):
             return None
-        feet = self.position
-        center = np.array(c)
+        r = float(body[_kc.B_RADIUS])
+        half = max(0.5 * h - r, 0.0)
+        # Bodies that swept into it (those whose material near it moved far enough only).
+        dx, dy, dz, pushers = table.push(
+            store, packed, since, riding, x, y, z, r, half, up, self._world._tolerances(),
+            self._world._max_iterations, self._scratch)
+        if not rides and not len(pushers):
+            return None         # near a moved body's reach, but none met it
+        pushed = np.array([dx, dy, dz])
         rode = np.zeros(3)
         carriers = []
         if rides:
+            feet = self.position
             turn = bodies.rotation[riding] @ bodies.previous_rotation[riding].T
             rode = turn @ (feet - bodies.previous_position[riding]) \
                 + bodies.position[riding] - feet
             facing = turn @ self._facing
-            facing[int(body[_kc.B_UP])] = 0.0
+            facing[up] = 0.0
             if np.linalg.norm(facing) > 0.0:
                 self._facing = facing / np.linalg.norm(facing)
             self._inherited = rode / dt if dt > 0.0 else np.zeros(3)
             self._riding = True
             carriers.append(bodies.members[riding])
-        # Bodies that swept into it (those whose material near it moved far enough only).
-        pushed, pushers = table.push(
-            store, packed, since, riding, center, r, half, up,
-            self._world._tolerances(), self._world._max_iterations, self._scratch)
         carriers.extend(bodies.members[b] for b in pushers)
         ids = np.concatenate(carriers) if carriers else np.zeros(0, dtype=np.int64)
         return rode, pushed, ids
@@ -399,7 +405,15 @@ class Character:
         if h > self._body[_kc.B_HEIGHT] and len(self._world.overlapping(center, r, h + skin)):
             return False
         self._body[_kc.B_HEIGHT] = h
+        self._sized()
         return True
+
+    def _sized(self) -> None:
+        # What the bodies' near test reads of its size (after a change of height).
+        body = self._body
+        r = float(body[_kc.B_RADIUS])
+        self._near = r + max(0.5 * float(body[_kc.B_HEIGHT]) - r, 0.0) \
+            + 2.0 * float(body[_kc.B_SKIN])
 
     # ------------------------------------------------------------- reading
     def _up_vector(self) -> FloatArray:
