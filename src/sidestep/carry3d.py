@@ -142,8 +142,10 @@ class BodyTable:
         self.seen = np.zeros(0, dtype=np.uint8)
         self.flags = np.zeros(2, dtype=np.int64)
         self.met = np.zeros(0, dtype=np.int64)
+        self.mark = np.zeros(0, dtype=np.uint8)
         self.reach = np.zeros((0, 7))
         self.stamp = np.zeros(0, dtype=np.int64)
+        self.packed: Any = None     # the packed world seen and flags were made for
         # The reach boxes binned in a grid (kernels3d.carry.reach_cells).
         self.grid = np.zeros(7)
         self.first = np.zeros(1, dtype=np.int64)
@@ -167,24 +169,25 @@ class BodyTable:
         """The push ``(dx, dy, dz)`` of the bodies moved after ``since`` (but ``skip``) on
         the agent centred at ``(x, y, z)``, and which bodies pushed it
         (``push_from_bodies``)."""
-        values = self.arrays(store)
-        if len(self.seen) != len(packed.alive):
-            self.seen = np.zeros(len(packed.alive), dtype=np.uint8)
-        if len(self.met) != len(store.bodies):
-            self.met = np.zeros(len(store.bodies), dtype=np.int64)
-        self.flags[_kw.F_TRIANGLES] = packed.flags[_kw.F_TRIANGLES]
-        self.flags[_kw.F_REMOVED] = 1
-        skin, margin, slack, min_motion = tolerances
-        dx, dy, dz, n = _entry("push_from_bodies")(
-            packed, self.seen, self.flags, since, *values, skip, x, y, z, radius, half, up,
-            skin, margin, slack, min_motion, max_iterations, *scratch, _CONTACT,
-            self.met)
-        return dx, dy, dz, self.met[:n].copy()
+        key = self.key
+        if packed is not self.packed or store.bodies.count != key[0] \
+                or store.version != key[1]:
+            self.arrays(store)
+            self.packed = packed
+            if len(self.seen) != len(packed.alive):
+                self.seen = np.zeros(len(packed.alive), dtype=np.uint8)
+            self.flags[_kw.F_TRIANGLES] = packed.flags[_kw.F_TRIANGLES]
+            self.flags[_kw.F_REMOVED] = 1
+        dx, dy, dz, n = _PUSH(packed, self.seen, self.flags, since, *self.values, skip, x, y,
+                              z, radius, half, up, *tolerances, max_iterations, *scratch,
+                              _CONTACT, self.met)
+        return dx, dy, dz, self.met[:n].copy() if n else _NONE
 
     def arrays(self, store: Any) -> tuple[Any, ...]:
-        global _NEAR
+        global _NEAR, _PUSH
         if _NEAR is None:
             _NEAR = _entry("bodies_near")
+            _PUSH = _entry("push_from_bodies")
         bodies = store.bodies
         key = (bodies.count, store.version, len(bodies))
         if key != self.key:
@@ -204,9 +207,13 @@ class BodyTable:
                 np.linalg.norm(bodies.position - bodies.previous_position, axis=1), angles)
             self.grid, self.first, self.items = _kcarry.reach_cells(self.reach)
             self.stamp = np.ascontiguousarray(bodies.stamp, dtype=np.int64)
+            if len(self.met) != len(bodies):
+                self.met = np.zeros(len(bodies), dtype=np.int64)
+                self.mark = np.zeros(len(bodies), dtype=np.uint8)
             members = [bodies.members[b] for b in range(len(bodies))]
             self.values = (
-                self.stamp, self.reach, angles, np.ascontiguousarray(axes),
+                self.stamp, self.reach, self.grid, self.first, self.items, self.mark, angles,
+                np.ascontiguousarray(axes),
                 np.ascontiguousarray(bodies.previous_rotation),
                 np.ascontiguousarray(bodies.previous_position), position,
                 np.concatenate(members).astype(np.int64) if members else np.zeros(0, np.int64),
@@ -219,7 +226,10 @@ class BodyTable:
 #: One contact row push_from_bodies' sweeps write into (and nobody reads).
 _CONTACT = np.zeros((1, _CONTACT_FIELDS))
 _ENTRIES: dict[str, Any] = {}
-_NEAR: Any = None       # bodies_near's entry point (BodyTable.arrays sets it)
+_NEAR: Any = None       # bodies_near's and push_from_bodies' entry points (BodyTable.arrays
+_PUSH: Any = None       # sets them)
+_NONE = np.zeros(0, dtype=np.int64)
+_NONE.flags.writeable = False
 
 
 def _entry(name: str) -> Any:

@@ -36,6 +36,9 @@ MAX_CONTACTS = 16
 TOUCH_REACH = 1e-4
 #: Plain floats within this are taken without the full check (velocities, dt).
 _FAST = 1e12
+#: The velocity inherited from a floor that does not move (shared, never written).
+_STILL = np.zeros(3)
+_STILL.flags.writeable = False
 
 
 @dataclass(frozen=True)
@@ -164,7 +167,7 @@ class Character:
         self._since = world._store.bodies.count
         self._facing = np.zeros(3)
         self._facing[(world._up + 1) % 3] = 1.0
-        self._inherited = np.zeros(3)
+        self._inherited = _STILL
         self._launched = False
         self._riding = False
         self._touches = None
@@ -243,9 +246,9 @@ class Character:
         else:
             stop = self._direct[1](packed, carry[0], carry[1], self._body, x, y, z, dt,
                                    *self._scratch, self._contacts)
-        if body[_kc.B_ON_FLOOR] != 0.0 and not self._riding:
-            self._inherited = np.zeros(3)       # landed on a floor that does not move
         if body[_kc.B_ON_FLOOR] != 0.0:
+            if not self._riding and self._inherited is not _STILL:
+                self._inherited = _STILL        # landed on a floor that does not move
             self._launched = False
         if stop == _kc.STOP_SQUEEZED:
             # A body pushed it against something it could not pass: the body overlaps

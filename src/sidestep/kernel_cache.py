@@ -133,8 +133,8 @@ KERNELS: dict[str, tuple[str, float]] = {
     "kernels3d.character:update_frame": ("K3 f f f f", 0.5),
     "kernels3d.carry:bodies_near": ("I1 F2 F1 I1 I1 i i f f f f", 0.2),
     "kernels3d.carry:reach_cells": ("F2", 0.3),
-    "kernels3d.carry:push_from_bodies": ("P3 U1 I1 i I1 F2 F1 F2 F3 F2 F2 I1 I1 I1 I1 i f f f f "
-                                         "f i f f f f i F1 I1 F2 I1", 4),
+    "kernels3d.carry:push_from_bodies": ("P3 U1 I1 i I1 F2 F1 I1 I1 U1 F1 F2 F3 F2 F2 I1 I1 I1 I1 "
+                                         "i f f f f f i f f f f i F1 I1 F2 I1", 4),
     # Bounding volumes: one pair, many items (culling), world queries.
     "kernels3d.volumes:contains_pair": ("R1 R1 f F2", 3),
     "kernels3d.volumes:intersects_pair": ("R1 R1 f F2", 2.5),

@@ -241,31 +241,52 @@ def _far_from(world, prims, first, stop, ax, ay, az, bx, by, bz, gap):
 
 
 @njit(cache=True, forceinline=False)
-def push_from_bodies(world, seen, flags, since, stamp, reach, angles, axes, rotations0,
-                     positions0, positions1, members, member_first, prims, prim_first, skip, px,
-                     py, pz, radius, half, up, skin, margin, slack, min_motion, max_iterations,
-                     wf, wi, contacts, met):
+def push_from_bodies(world, seen, flags, since, stamp, reach, grid, first, items, mark, angles,
+                     axes, rotations0, positions0, positions1, members, member_first, prims,
+                     prim_first, skip, px, py, pz, radius, half, up, skin, margin, slack,
+                     min_motion, max_iterations, wf, wi, contacts, met):
     """The push of every body moved after pose count ``since`` that swept into the agent
     centred at ``p``: ``(dx, dy, dz, n)``, the bodies that met it in ``met[:n]``.
 
     A body is looked at only if ``p`` lies within the agent's size (and two skins) of its
-    reach box ``reach[b]`` (:func:`reach_boxes`; :func:`bodies_near` is this test alone)
+    reach box ``reach[b]`` (:func:`reach_boxes`, read through their grid ``grid``,
+    ``first``, ``items``: :func:`reach_cells`; :func:`bodies_near` is this test alone)
     and one of its primitives (``prims[prim_first[b]:prim_first[b + 1]]``, rows of
     ``world``) is not surely farther from the capsule than the body's growth
     ``reach[b, 6]``, two skins and the contact margin (every place its material passed
-    through lies within that growth of where it is now: :func:`_far_from`); then :func:`sweep_past` with
-    ``seen`` (zeros, as long as ``world.alive``; left zero) showing it alone. Body
-    ``skip`` (the floor it rides, -1: none) is left out.
+    through lies within that growth of where it is now: :func:`_far_from`); then
+    :func:`sweep_past` with ``seen`` (zeros, as long as ``world.alive``; left zero)
+    showing it alone. The bodies go in the order of their ids (``mark``, zeros, one a
+    body, left zero, keeps each once). Body ``skip`` (the floor it rides, -1: none) is
+    left out.
     """
     world = borrowed(world)
-    size = radius + half
+    size = radius + half + 2.0 * skin
     ax, ay, az, bx, by, bz = core(px, py, pz, half, up)
+    dims0 = int(grid[4])
+    dims1 = int(grid[5])
+    i0, i1 = _axis_range(grid, 0, px - size, px + size)
+    j0, j1 = _axis_range(grid, 1, py - size, py + size)
+    k0, k1 = _axis_range(grid, 2, pz - size, pz + size)
+    low = stamp.shape[0]
+    high = -1
+    for k in range(k0, k1 + 1):
+        for j in range(j0, j1 + 1):
+            for i in range(i0, i1 + 1):
+                c = (k * dims1 + j) * dims0 + i
+                for t in range(first[c], first[c + 1]):
+                    b = items[t]
+                    if mark[b] == 0 and stamp[b] > since and b != skip \
+                            and _within(reach, b, px, py, pz, size):
+                        mark[b] = 1
+                        low = min(low, b)
+                        high = max(high, b)
     dx = dy = dz = 0.0
     n = 0
-    for b in range(stamp.shape[0]):
-        if stamp[b] <= since or b == skip \
-                or not _within(reach, b, px, py, pz, size + 2.0 * skin):
+    for b in range(low, high + 1):
+        if mark[b] == 0:
             continue
+        mark[b] = 0
         if _far_from(world, prims, prim_first[b], prim_first[b + 1], ax, ay, az, bx, by, bz,
                      radius + reach[b, 6] + 2.0 * skin + margin):
             continue
