@@ -142,17 +142,9 @@ class Bodies:
         held = getattr(self, "_turns", None)
         if held is not None and held[0] == self.count:
             return held[1], held[2]
-        delta = np.einsum("bij,bkj->bik", self.rotation, self.previous_rotation)
-        skew = np.stack([delta[:, 2, 1] - delta[:, 1, 2], delta[:, 0, 2] - delta[:, 2, 0],
-                         delta[:, 1, 0] - delta[:, 0, 1]], axis=1)
-        sin2 = np.linalg.norm(skew, axis=1)
-        angles = np.arctan2(sin2, np.trace(delta, axis1=1, axis2=2) - 1.0)
-        axes = np.tile([1.0, 0.0, 0.0], (len(delta), 1))
-        turned = sin2 > 1e-12
-        axes[turned] = skew[turned] / sin2[turned, None]
-        for b in np.flatnonzero(~turned & (angles > 1.0)):      # half a turn
-            axis = poses.angular_velocity(self.previous_rotation[b], self.rotation[b], 1.0)
-            axes[b] = axis / np.linalg.norm(axis)
+        from .kernels3d.poses import turns
+        axes, angles = turns(np.ascontiguousarray(self.rotation),
+                             np.ascontiguousarray(self.previous_rotation))
         self._turns = (self.count, axes, angles)
         return axes, angles
 

@@ -146,6 +146,7 @@ class BodyTable:
         self.reach = np.zeros((0, 7))
         self.stamp = np.zeros(0, dtype=np.int64)
         self.packed: Any = None     # the packed world seen and flags were made for
+        self.shape: tuple[Any, int, tuple[Any, ...]] = (None, -1, ())
         # The reach boxes binned in a grid (kernels3d.carry.reach_cells).
         self.grid = np.zeros(7)
         self.first = np.zeros(1, dtype=np.int64)
@@ -193,33 +194,31 @@ class BodyTable:
         if key != self.key:
             self.key = key
             parts = store._parts
-            rows = parts.prim_row
-            boxes = _kw.primitive_boxes(store.kind.view()[rows], store.params.view()[rows],
-                                        store.vertices.view(), store.loop.view())
-            first = parts.prim_first[:-1]
-            lo = np.minimum.reduceat(boxes[:, 0:3], first) if len(rows) else np.zeros((0, 3))
-            hi = np.maximum.reduceat(boxes[:, 3:6], first) if len(rows) else np.zeros((0, 3))
+            if self.shape[0] is not parts.prim_first or self.shape[1] != len(bodies):
+                # The bodies' obstacles and primitives: new only when bodies are added.
+                members = bodies.members
+                self.shape = (parts.prim_first, len(bodies), (
+                    np.concatenate(members).astype(np.int64) if members
+                    else np.zeros(0, np.int64),
+                    np.concatenate([[0], np.cumsum([len(m) for m in members])]).astype(np.int64),
+                    np.ascontiguousarray(parts.prim_row, dtype=np.int64),
+                    np.ascontiguousarray(parts.prim_first, dtype=np.int64)))
+                self.met = np.zeros(len(bodies), dtype=np.int64)
+                self.mark = np.zeros(len(bodies), dtype=np.uint8)
+            ids, id_first, prims, prim_first = self.shape[2]
             axes, angles = bodies.turns()
             angles = np.ascontiguousarray(angles)
             position = np.ascontiguousarray(bodies.position)
-            self.reach = _kcarry.reach_boxes(
-                np.ascontiguousarray(np.hstack([lo, hi])), position,
-                np.linalg.norm(bodies.position - bodies.previous_position, axis=1), angles)
+            before = np.ascontiguousarray(bodies.previous_position)
+            self.reach = _kcarry.reach_boxes(store.kind.view(), store.params.view(),
+                                             store.vertices.view(), store.loop.view(), prims,
+                                             prim_first, before, position, angles)
             self.grid, self.first, self.items = _kcarry.reach_cells(self.reach)
             self.stamp = np.ascontiguousarray(bodies.stamp, dtype=np.int64)
-            if len(self.met) != len(bodies):
-                self.met = np.zeros(len(bodies), dtype=np.int64)
-                self.mark = np.zeros(len(bodies), dtype=np.uint8)
-            members = [bodies.members[b] for b in range(len(bodies))]
             self.values = (
                 self.stamp, self.reach, self.grid, self.first, self.items, self.mark, angles,
-                np.ascontiguousarray(axes),
-                np.ascontiguousarray(bodies.previous_rotation),
-                np.ascontiguousarray(bodies.previous_position), position,
-                np.concatenate(members).astype(np.int64) if members else np.zeros(0, np.int64),
-                np.concatenate([[0], np.cumsum([len(m) for m in members])]).astype(np.int64),
-                np.ascontiguousarray(rows, dtype=np.int64),
-                np.ascontiguousarray(parts.prim_first, dtype=np.int64))
+                np.ascontiguousarray(axes), np.ascontiguousarray(bodies.previous_rotation),
+                before, position, ids, id_first, prims, prim_first)
         return self.values
 
 

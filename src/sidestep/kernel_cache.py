@@ -105,6 +105,7 @@ KERNELS: dict[str, tuple[str, float]] = {
     "kernels3d.poses:quaternion_matrices": ("F2 f F3", 0.2),
     "kernels3d.poses:pose_bodies_3d": ("I1 F3 F2 I1 I1 I1 I1 F2 I1 I1 F2 F2 F2", 0.5),
     "kernels3d.poses:drift": ("I1 F3 F2 F2 F2", 0.2),
+    "kernels3d.poses:turns": ("F3 F3", 0.3),
     "kernels3d.poses:pose_packed": ("I1 F3 F2 I1 I1 I1 I1 F2 I1 I1 F2 P3 F2 I1", 1.5),
     "kernels3d.world:separation_prim": ("P3 i f f f f f f", 6),
     "kernels3d.world:sweep_prim": ("P3 i f f f f f f f f f f f f", 5.5),
@@ -133,6 +134,7 @@ KERNELS: dict[str, tuple[str, float]] = {
     "kernels3d.character:update_frame": ("K3 f f f f", 0.5),
     "kernels3d.carry:bodies_near": ("I1 F2 F1 I1 I1 i i f f f f", 0.2),
     "kernels3d.carry:reach_cells": ("F2", 0.3),
+    "kernels3d.carry:reach_boxes": ("I1 F2 F2 I1 I1 I1 F2 F2 F1", 0.3),
     "kernels3d.carry:push_from_bodies": ("P3 U1 I1 i I1 F2 F1 I1 I1 U1 F1 F2 F3 F2 F2 I1 I1 I1 I1 "
                                          "i f f f f f i f f f f i F1 I1 F2 I1", 4),
     # Bounding volumes: one pair, many items (culling), world queries.

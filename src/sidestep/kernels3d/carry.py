@@ -18,7 +18,7 @@ from ..kernels.carry import MAX_TURN
 from ..kernels.moves import MODE_SLIDE
 from .moves import move_agent
 from .world import (B_INTERIOR, PRIM_BOX, PRIM_POLYGON, Packed3D, beyond_prim, borrowed, core,
-                    separation_prim)
+                    prim_box, separation_prim)
 
 
 @njit(cache=True, forceinline=False, inline="always")
@@ -91,25 +91,35 @@ def sweep_past(alone, r0, t0, t1, axis, angle, px, py, pz, radius, half, up, ski
 
 
 @njit(cache=True)
-def reach_boxes(boxes, positions1, shift, angles):
-    """``(b, 7)``: each body's world box ``boxes[b]`` (``[min (3), max (3)]``, now) grown
-    by how far its material moved at most over its last change (that growth is column 6,
-    world units): ``shift[b]`` plus
-    ``angles[b]`` times the distance from its origin ``positions1[b]`` to the box's
-    farthest corner (a point at ``x`` now stood within ``|R_f R1^T (x - t1) - (x - t1)|
-    + |t_f - t1| <= angle |x - t1| + shift`` of ``x`` at every fraction ``f``). Every
-    place a body's material passed through lies in its reach box."""
-    out = np.empty((boxes.shape[0], 7))
-    for b in range(boxes.shape[0]):
+def reach_boxes(kind, params, vertices, loop, prims, prim_first, positions0, positions1, angles):
+    """``(b, 7)``: each body's world box now (``[min (3), max (3)]``, over its primitives
+    ``prims[prim_first[b]:prim_first[b + 1]]``, rows of ``kind`` and ``params``) grown by
+    how far its material moved at most over its last change (that growth is column 6,
+    world units): its shift ``|positions1[b] - positions0[b]|`` plus ``angles[b]`` times
+    the distance from its origin ``positions1[b]`` to the box's farthest corner (a point
+    at ``x`` now stood within ``|R_f R1^T (x - t1) - (x - t1)| + |t_f - t1| <= angle
+    |x - t1| + shift`` of ``x`` at every fraction ``f``). Every place a body's material
+    passed through lies in its reach box."""
+    out = np.empty((prim_first.shape[0] - 1, 7))
+    for b in range(out.shape[0]):
+        box = np.full(6, np.inf)
+        box[3:6] = -np.inf
+        for r in range(prim_first[b], prim_first[b + 1]):
+            e = prims[r]
+            one = prim_box(kind[e], params[e], vertices, loop)
+            for a in range(3):
+                box[a] = min(box[a], one[a])
+                box[3 + a] = max(box[3 + a], one[3 + a])
         far = 0.0
+        shift = 0.0
         for a in range(3):
-            d = max(abs(boxes[b, a] - positions1[b, a]),
-                    abs(boxes[b, 3 + a] - positions1[b, a]))
+            d = max(abs(box[a] - positions1[b, a]), abs(box[3 + a] - positions1[b, a]))
             far += d * d
-        grow = shift[b] + angles[b] * math.sqrt(far)
+            shift += (positions1[b, a] - positions0[b, a]) ** 2
+        grow = math.sqrt(shift) + angles[b] * math.sqrt(far)
         for a in range(3):
-            out[b, a] = boxes[b, a] - grow
-            out[b, 3 + a] = boxes[b, 3 + a] + grow
+            out[b, a] = box[a] - grow
+            out[b, 3 + a] = box[3 + a] + grow
         out[b, 6] = grow
     return out
 
