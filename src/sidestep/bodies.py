@@ -44,6 +44,7 @@ class Bodies:
         self.stamp = np.zeros(0, dtype=np.int64)
         #: obstacle id -> body (-1: none), as long as the ids ever handed out.
         self.body_of = np.zeros(0, dtype=np.int64)
+        self._seen = np.zeros(0, dtype=np.uint8)   # check_poses' marks, zeros
 
     def __len__(self) -> int:
         return len(self.members)
@@ -99,21 +100,37 @@ class Bodies:
         (``KeyError``) named once (``ValueError``), and ``positions`` as
         ``(k, dim) float64``, finite (``ValueError`` naming ``positions``).
         """
-        b = self.known(bodies, "bodies")
-        if len(b) > 1 and np.bincount(b).max() > 1:
+        b = validation.ids(bodies, "bodies")
+        try:
+            p = validation.as_float_array(positions, "positions")
+            if p.shape == (self.dim,) and len(b) == 1:
+                p = p[None]
+            elif p.size == 0 and len(b) == 0:
+                p = p.reshape(0, self.dim)        # no bodies, no positions: nothing to do
+            if p.shape != (len(b), self.dim):
+                raise ValueError(f"positions must hold one ({self.dim},) position per body, "
+                                 f"as ({len(b)}, {self.dim}); got shape {p.shape}")
+        except (TypeError, ValueError):
+            self._fault(b, np.zeros((0, self.dim)))      # a bad body is told first
+            raise
+        p = np.ascontiguousarray(p)
+        self._fault(b, p)
+        return b, p
+
+    def _fault(self, bodies: IntArray, positions: FloatArray) -> None:
+        # The first fault check_poses finds, raised as the API tells it.
+        from .kernels.poses import BAD_POSITION, NO_BODY, TWICE, check_poses
+        if len(self._seen) != len(self.members):
+            self._seen = np.zeros(len(self.members), dtype=np.uint8)
+        fault, at = check_poses(bodies, len(self.members), positions, MAX_COORDINATE,
+                                self._seen)
+        if fault == NO_BODY:
+            raise KeyError(f"no body with id {int(bodies[at])} in this world")
+        if fault == TWICE:
             raise ValueError("bodies must not name a body twice")
-        p = validation.as_float_array(positions, "positions")
-        if p.shape == (self.dim,) and len(b) == 1:
-            p = p[None]
-        elif p.size == 0 and len(b) == 0:
-            p = p.reshape(0, self.dim)        # no bodies, no positions: nothing to do
-        if p.shape != (len(b), self.dim):
-            raise ValueError(f"positions must hold one ({self.dim},) position per body, as "
-                             f"({len(b)}, {self.dim}); got shape {p.shape}")
-        if not np.all(np.abs(p) <= MAX_COORDINATE):
+        if fault == BAD_POSITION:
             raise ValueError(f"positions must be finite and within {MAX_COORDINATE:g} of the "
                              "origin")
-        return b, np.ascontiguousarray(p)
 
     def set(self, bodies: IntArray, positions: FloatArray, rotations: FloatArray,
             dt: float, distinct: bool = False) -> None:

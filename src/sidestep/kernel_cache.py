@@ -102,6 +102,10 @@ KERNELS: dict[str, tuple[str, float]] = {
     "kernels3d.bvh:_build": ("F2 i", 7.4),
     "kernels3d.world:translate_primitives": ("F2 F2 I1 I1 I2 F1", 0.1),
     # 3D bodies: a pose's rotations, the store's parts, the packed world's.
+    "poses:check_poses": ("I1 i F2 f U1", 0.2),
+    "poses:record_poses_2d": ("I1 F2 F1 f i F2 F2 F1 F2 F3 F2 F3 F1 I1 F1 i b", 0.4),
+    "poses:pose_bodies_2d": ("I1 F2 I1 F2 I1 I1 I1 F2 I1 I1 F2 I1 I1 I1 I1 I2 I1 F2 F2 F2 F2 F2 "
+                             "F1 i i i i i b", 0.6),
     "kernels3d.poses:quaternion_matrices": ("F2 f F3", 0.2),
     "kernels3d.poses:pose_bodies_3d": ("I1 F3 F2 I1 I1 I1 I1 F2 I1 I1 F2 F2 F2", 0.5),
     "kernels3d.poses:drift": ("I1 F3 F2 F2 F2", 0.2),

@@ -16,6 +16,46 @@ import math
 from numba import njit
 
 
+#: What :func:`check_poses` finds first.
+POSES_OK = 0
+NO_BODY = 1
+TWICE = 2
+BAD_POSITION = 3
+
+
+@njit(cache=True)
+def check_poses(bodies, count, positions, limit, seen):
+    """The first fault of a ``set_poses`` call, in the order the API reports them.
+
+    ``bodies (k,)`` must each be a body (``0 <= b < count``: else
+    ``(NO_BODY, t)``, ``t`` the first such entry), named once (else ``(TWICE,
+    t)``, the entry naming one a second time); then every coordinate of
+    ``positions (k, dim)`` (``(0, dim)``: none checked) must be finite and within
+    ``limit`` of 0 (else ``(BAD_POSITION, row)``). ``(POSES_OK, -1)`` when
+    none; ``seen (count,)``, zeros, is left zeros.
+    """
+    for t in range(bodies.shape[0]):
+        if bodies[t] < 0 or bodies[t] >= count:
+            return NO_BODY, t
+    fault = POSES_OK
+    at = -1
+    for t in range(bodies.shape[0]):
+        if seen[bodies[t]] != 0:
+            fault = TWICE
+            at = t
+            break
+        seen[bodies[t]] = 1
+    for t in range(bodies.shape[0]):
+        seen[bodies[t]] = 0
+    if fault != POSES_OK:
+        return fault, at
+    for t in range(positions.shape[0]):
+        for a in range(positions.shape[1]):
+            if not abs(positions[t, a]) <= limit:
+                return BAD_POSITION, t
+    return POSES_OK, -1
+
+
 @njit(cache=True, inline="always")
 def _turn(c, s, tx, ty, x, y):
     # x_world = R x + t, R the turn (c, s) = (cos a, sin a).
