@@ -221,7 +221,7 @@ class Store:
         else:
             floats, offsets, motions = np.zeros(1), (0, 0, 0, 0), 0
         record, pose = _POSES or _pose_kernels()
-        record(bodies, positions, angles, dt, b.count, parts.pose, parts.motion, parts.extent,
+        reach = record(bodies, positions, angles, dt, b.count, parts.pose, parts.motion, parts.extent,
                b.position, b.rotation, b.previous_position, b.previous_rotation, b.dt, b.stamp,
                floats, motions, packed)
         pose(bodies, parts.pose, *parts.items(), *parts.vertices(), *parts.grids(),
@@ -230,7 +230,7 @@ class Store:
              packed)
         if packed:
             ints[_kw.H_STAMP] = b.count
-            floats[int(ints[_kw.H_F_INDEX]) + 12] = parts.motion[:, _kw.M_REACH].max()
+            floats[int(ints[_kw.H_F_INDEX]) + 12] = reach
         self._moving_stale = True
         self.version += 1
 

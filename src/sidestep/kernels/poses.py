@@ -15,6 +15,8 @@ import math
 
 from numba import njit
 
+from .world import M_REACH
+
 
 #: What :func:`check_poses` finds first.
 POSES_OK = 0
@@ -70,7 +72,8 @@ def record_poses_2d(bodies, positions, angles, dt, stamp, pose, motion, extent, 
     from the pose before (``motion (bodies, MOTION)``: both poses, the turn the shorter
     way, how far the body's material moved at most, ``stamp``) and the
     :class:`~sidestep.bodies.Bodies` arrays (positions, ``(2, 2)`` rotations, the ones
-    before, ``dt``, ``stamp``). The motion rows also go to the packed world when ``packed``."""
+    before, ``dt``, ``stamp``). The motion rows also go to the packed world when ``packed``.
+    Returns the largest reach (``motion[:, M_REACH]``) of all the bodies, 0 for none."""
     for t in range(bodies.shape[0]):
         b = bodies[t]
         c1 = math.cos(angles[t])
@@ -101,6 +104,10 @@ def record_poses_2d(bodies, positions, angles, dt, stamp, pose, motion, extent, 
         rotation[b, 1, 1] = c1
         body_dt[b] = dt
         body_stamp[b] = stamp
+    top = motion[0, M_REACH] if motion.shape[0] else 0.0
+    for b in range(1, motion.shape[0]):
+        top = max(top, motion[b, M_REACH])
+    return top
 
 
 @njit(cache=True)
