@@ -221,9 +221,9 @@ class Store:
         else:
             floats, offsets, motions = np.zeros(1), (0, 0, 0, 0), 0
         record, pose = _POSES or _pose_kernels()
-        reach = record(bodies, positions, angles, dt, b.count, parts.pose, parts.motion, parts.extent,
-               b.position, b.rotation, b.previous_position, b.previous_rotation, b.dt, b.stamp,
-               floats, motions, packed)
+        reach = record(bodies, positions, angles, dt, b.count, parts.pose, parts.motion,
+                       parts.extent, b.position, b.rotation, b.previous_position,
+                       b.previous_rotation, b.dt, b.stamp, floats, motions, packed)
         pose(bodies, parts.pose, *parts.items(), *parts.vertices(), *parts.grids(),
              *parts.areas(), self.item_geometry.view(), self.polygon_vertices.view(),
              self.grid_frame.view(), self.area_bounds.view(), floats, *offsets, _kw.ITEM,
