@@ -134,7 +134,8 @@ def carry_agents(world: Any, packed: Any, since: int, centres: FloatArray, radii
 
 class BodyTable:
     """What :func:`sidestep.kernels3d.carry.push_from_bodies` reads about a world's bodies,
-    worked out once per pose change (shared by every agent of that frame)."""
+    worked out once per pose change (shared by every agent of that frame), and the
+    :class:`~sidestep.kernels3d.carry.BodyTableState` holding it."""
 
     def __init__(self) -> None:
         self.key: tuple[int, int, int] = (-1, -1, -1)
@@ -146,6 +147,7 @@ class BodyTable:
         self.reach = np.zeros((0, 7))
         self.stamp = np.zeros(0, dtype=np.int64)
         self.packed: Any = None     # the packed world seen and flags were made for
+        self.state: Any = None      # kernels3d.carry.BodyTableState of all of these
         self.shape: tuple[Any, int, tuple[Any, ...]] = (None, -1, ())
         # The reach boxes binned in a grid (kernels3d.carry.reach_cells).
         self.grid = np.zeros(7)
@@ -163,32 +165,44 @@ class BodyTable:
         return bool(_NEAR(self.stamp, self.reach, self.grid, self.first, self.items, since,
                           skip, x, y, z, size))
 
-    def push(self, store: Any, packed: Any, since: int, skip: int, x: float, y: float,
-             z: float, radius: float, half: float, up: int,
-             tolerances: tuple[float, float, float, float], max_iterations: int,
-             scratch: tuple[FloatArray, FloatArray]) -> tuple[float, float, float, IntArray]:
+    def push(self, store: Any, packed: Any, state: Any, since: int, skip: int, rides: bool,
+             x: float, y: float, z: float, size: float, radius: float, half: float, up: int,
+             settings: tuple[float, float, float, float, int]
+             ) -> tuple[float, float, float, IntArray | None]:
         """The push ``(dx, dy, dz)`` of the bodies moved after ``since`` (but ``skip``) on
-        the agent centred at ``(x, y, z)``, and which bodies pushed it
-        (``push_from_bodies``)."""
+        the agent centred at ``(x, y, z)``, and which bodies pushed it; the bodies None
+        when it does not ride one (``rides`` False) and no reach box comes within
+        ``size`` of it (:func:`sidestep.kernels3d.carry.push_character`, one call with
+        the agent's frame ``state``, a ``FrameState`` of ``packed``). ``settings``:
+        skin, margin, slack, minimum motion and iterations."""
         key = self.key
         if packed is not self.packed or store.bodies.count != key[0] \
                 or store.version != key[1]:
-            self.arrays(store)
-            self.packed = packed
-            if len(self.seen) != len(packed.alive):
-                self.seen = np.zeros(len(packed.alive), dtype=np.uint8)
-            self.flags[_kw.F_TRIANGLES] = packed.flags[_kw.F_TRIANGLES]
-            self.flags[_kw.F_REMOVED] = 1
-        dx, dy, dz, n = _PUSH(packed, self.seen, self.flags, since, *self.values, skip, x, y,
-                              z, radius, half, up, *tolerances, max_iterations, *scratch,
-                              _CONTACT, self.met)
+            self._prepare(store, packed)
+        dx, dy, dz, n = _PUSH(state, self.state, since, skip, rides, x, y, z, size, radius,
+                              half, up, *settings)
+        if n < 0:
+            return dx, dy, dz, None
         return dx, dy, dz, self.met[:n].copy() if n else _NONE
 
+    def _prepare(self, store: Any, packed: Any) -> None:
+        # The arrays for this pose change and packed world, and the state holding them.
+        global _PUSH
+        if _PUSH is None:
+            _PUSH = _entry("push_character")
+        self.arrays(store)
+        self.packed = packed
+        if len(self.seen) != len(packed.alive):
+            self.seen = np.zeros(len(packed.alive), dtype=np.uint8)
+        self.flags[_kw.F_TRIANGLES] = packed.flags[_kw.F_TRIANGLES]
+        self.flags[_kw.F_REMOVED] = 1
+        self.state = _kcarry.body_table_state(self.seen, self.flags, *self.values, _CONTACT,
+                                              self.met)
+
     def arrays(self, store: Any) -> tuple[Any, ...]:
-        global _NEAR, _PUSH
+        global _NEAR
         if _NEAR is None:
             _NEAR = _entry("bodies_near")
-            _PUSH = _entry("push_from_bodies")
         bodies = store.bodies
         key = (bodies.count, store.version, len(bodies))
         if key != self.key:
@@ -225,8 +239,8 @@ class BodyTable:
 #: One contact row push_from_bodies' sweeps write into (and nobody reads).
 _CONTACT = np.zeros((1, _CONTACT_FIELDS))
 _ENTRIES: dict[str, Any] = {}
-_NEAR: Any = None       # bodies_near's and push_from_bodies' entry points (BodyTable.arrays
-_PUSH: Any = None       # sets them)
+_NEAR: Any = None       # bodies_near's and push_character's entry points (BodyTable sets
+_PUSH: Any = None       # them)
 _NONE = np.zeros(0, dtype=np.int64)
 _NONE.flags.writeable = False
 

@@ -100,7 +100,7 @@ class Character:
 
     __slots__ = ("_world", "_body", "_contacts", "_offsets", "_touches", "_scratch", "_feet",
                  "_packed", "_state", "_direct", "_mask", "_since", "_facing", "_inherited", "_launched",
-                 "_riding", "_table", "_near")
+                 "_riding", "_table", "_near", "_settings")
 
     _world: "World3D"
     _body: FloatArray
@@ -120,6 +120,7 @@ class Character:
     _riding: bool          # whether a moving body's floor carried it this frame
     _table: Any            # the store's carry3d.BodyTable
     _near: float           # how near a moved body's reach box counts (its size and 2 skins)
+    _settings: tuple[float, float, float, float, int]  # the world's tolerances, iterations
 
     def __init__(self, world: "World3D", feet: Point3, radius: float, height: float, *,
                  max_slope: float = math.radians(45), step_height: float = 0.3,
@@ -175,6 +176,7 @@ class Character:
         self._packed = None
         self._direct = _kc.update_frame_direct()
         self._table = _carry3d.table(world._store)
+        self._settings = (*world._tolerances(), world._max_iterations)
         self._sized()
         self._frame(0.0, 0.0, 0.0, 0.0)       # what it stands on, before the first frame
         body[_kc.B_STOP] = _moves.STOP_DONE
@@ -315,8 +317,9 @@ class Character:
         capsule slides along the body's motion reversed), and the ids of those
         bodies' obstacles (the world it is then carried through leaves them out);
         None when no body moved, or none it rides did and no other one's reach box
-        (:func:`~sidestep.kernels3d.carry.reach_boxes`) comes near it: one box test
-        a body, in one kernel call, and nothing else to do.
+        (:func:`~sidestep.kernels3d.carry.reach_boxes`) comes near it (the grid cells
+        its box meets, read in the same kernel call as the push:
+        :func:`~sidestep.kernels3d.carry.push_character`), or none met it.
         """
         store = self._world._store
         bodies = store.bodies
@@ -326,24 +329,22 @@ class Character:
         self._since = bodies.count
         of = bodies.body_of
         riding = int(of[floor]) if 0 <= floor < len(of) else -1
-        rides = riding >= 0 and bodies.stamp[riding] > since
+        rides = bool(riding >= 0 and bodies.stamp[riding] > since)
         body = self._body
         up = int(body[_kc.B_UP])
         h = float(body[_kc.B_HEIGHT])
         c = self._feet.tolist()
         c[up] += 0.5 * h
         x, y, z = c
-        table = self._table
-        if not rides and not table.near(store, since, riding, x, y, z, self._near):
-            return None
         r = float(body[_kc.B_RADIUS])
         half = max(0.5 * h - r, 0.0)
-        # Bodies that swept into it (those whose material near it moved far enough only).
-        dx, dy, dz, pushers = table.push(
-            store, packed, since, riding, x, y, z, r, half, up, self._world._tolerances(),
-            self._world._max_iterations, self._scratch)
-        if not rides and not len(pushers):
-            return None         # near a moved body's reach, but none met it
+        # Bodies that swept into it (those whose material near it moved far enough only),
+        # if a reach box comes near it at all.
+        dx, dy, dz, pushers = self._table.push(store, packed, self._state, since, riding, rides,
+                                               x, y, z, self._near, r, half, up,
+                                               self._settings)
+        if pushers is None or (not rides and not len(pushers)):
+            return None         # no moved body near it, or none met it
         pushed = np.array([dx, dy, dz])
         rode = np.zeros(3)
         carriers = []

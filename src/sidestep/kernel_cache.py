@@ -46,7 +46,8 @@ from typing import Any
 #: volume's packed row), ``I1`` int64, ``J1`` int32, ``C1`` int8, ``B1``/``B2``
 #: bool, ``U1``/``U2`` uint8, ``I2`` int64 2D, ``b`` a bool, ``W`` the packed 2D world that
 #: ``world:unpack_world`` makes, ``P3`` the packed 3D world (a ``Packed3D``),
-#: ``K3`` a character's frame state (``kernels3d.character.FrameState``),
+#: ``K3`` a character's frame state (``kernels3d.character.FrameState``), ``T3`` the
+#: bodies' table a frame's characters share (``kernels3d.carry.BodyTableState``),
 #: ``L0`` the literal integer 0) and a rough weight (seconds of one core) to
 #: start the longest first. Parts of entry kernels (:data:`PARTS`) are listed
 #: too, with the types their caller passes them. A bare module is one of
@@ -139,8 +140,9 @@ KERNELS: dict[str, tuple[str, float]] = {
     "kernels3d.carry:bodies_near": ("I1 F2 F1 I1 I1 i i f f f f", 0.2),
     "kernels3d.carry:reach_cells": ("F2", 0.3),
     "kernels3d.carry:reach_boxes": ("I1 F2 F2 I1 I1 I1 F2 F2 F1", 0.3),
-    "kernels3d.carry:push_from_bodies": ("P3 U1 I1 i I1 F2 F1 I1 I1 U1 F1 F2 F3 F2 F2 I1 I1 I1 I1 "
-                                         "i f f f f f i f f f f i F1 I1 F2 I1", 4),
+    "kernels3d.carry:body_table_state": ("U1 I1 I1 F2 F1 I1 I1 U1 F1 F2 F3 F2 F2 I1 I1 I1 I1 F2 "
+                                         "I1", 0.3),
+    "kernels3d.carry:push_character": ("K3 T3 i i b f f f f f f i f f f f i", 4),
     # Bounding volumes: one pair, many items (culling), world queries.
     "kernels3d.volumes:contains_pair": ("R1 R1 f F2", 3),
     "kernels3d.volumes:intersects_pair": ("R1 R1 f F2", 2.5),
@@ -315,6 +317,9 @@ def kernel(name: str, compile: bool = True) -> tuple[Any, tuple[Any, ...] | None
     if "K3" in codes:
         from .kernels3d.character import frame_state_type
         names["K3"] = frame_state_type(names["P3"])
+    if "T3" in codes:
+        from .kernels3d.carry import body_table_type
+        names["T3"] = body_table_type()
     if "W" in codes:
         names["W"] = _world_type(compile)
         if names["W"] is None:

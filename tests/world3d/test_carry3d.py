@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import sidestep
 from sidestep import carry3d
+from sidestep.kernels3d.character import BODY_SIZE, CONTACT_FIELDS, frame_state
 
 DT = 1 / 30
 
@@ -304,8 +305,12 @@ def test_push_leaves_out_only_bodies_whose_sweep_never_meets_the_capsule(moves, 
     tol = world._tolerances()
     scratch = sidestep.kernels3d.world.scratch()
     table = carry3d.table(store)
-    dx, dy, dz, pushers = table.push(store, packed, 0, -1, *centre.tolist(), radius, half, 1,
-                                     tol, world._max_iterations, scratch)
+    state = frame_state(packed, np.zeros(BODY_SIZE), *scratch, np.zeros((16, CONTACT_FIELDS)))
+    dx, dy, dz, pushers = table.push(store, packed, state, 0, -1, False, *centre.tolist(),
+                                     radius + half + 2.0 * tol[0], radius, half, 1,
+                                     (*tol, world._max_iterations))
+    if pushers is None:                     # no reach box near it
+        pushers = np.zeros(0, dtype=np.int64)
     met, total = [], np.zeros(3)
     for b in range(3):
         end, hit = carry3d.swept(packed, store.bodies, b, centre, radius, half, 1, tol,

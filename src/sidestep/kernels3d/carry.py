@@ -12,7 +12,8 @@ The turn is interpolated about the axis of ``R1 R0^T`` (the shorter way).
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.experimental import structref
 
 from ..kernels.carry import MAX_TURN
 from ..kernels.moves import MODE_SLIDE
@@ -315,3 +316,71 @@ def push_from_bodies(world, seen, flags, since, stamp, reach, grid, first, items
             met[n] = b
             n += 1
     return dx, dy, dz, n
+
+
+@structref.register
+class BodyTableStateType(types.StructRef):
+    """The Numba type of a :class:`BodyTableState` (its fields' types, as given)."""
+
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(typ)) for name, typ in fields)
+
+
+#: The fields of a :class:`BodyTableState`, in order: what :func:`push_from_bodies` reads
+#: about the bodies (its arguments of those names), and its own buffers.
+TABLE_FIELDS = ("seen", "flags", "stamp", "reach", "grid", "first", "items", "mark", "angles",
+                "axes", "rotations0", "positions0", "positions1", "members", "member_first",
+                "prims", "prim_first", "contacts", "met")
+_TABLE_CODES = ("U1", "I1", "I1", "F2", "F1", "I1", "I1", "U1", "F1", "F2", "F3", "F2", "F2",
+                "I1", "I1", "I1", "I1", "F2", "I1")
+
+
+class BodyTableState(structref.StructRefProxy):
+    """The bodies' arrays :func:`push_from_bodies` reads for every character of a frame
+    (:data:`TABLE_FIELDS`), held in one object (shared, not copied), so that a
+    character's call unpacks one object instead of nineteen arrays. Made by
+    :func:`body_table_state` once per pose change."""
+
+
+structref.define_proxy(BodyTableState, BodyTableStateType, list(TABLE_FIELDS))
+
+
+def body_table_type():
+    """The Numba type of a :class:`BodyTableState`."""
+    arrays = {"U1": types.Array(types.uint8, 1, "C"), "I1": types.Array(types.int64, 1, "C"),
+              "F1": types.Array(types.float64, 1, "C"), "F2": types.Array(types.float64, 2, "C"),
+              "F3": types.Array(types.float64, 3, "C")}
+    return BodyTableStateType([(n, arrays[c]) for n, c in zip(TABLE_FIELDS, _TABLE_CODES)])
+
+
+@njit(cache=True)
+def body_table_state(seen, flags, stamp, reach, grid, first, items, mark, angles, axes,
+                     rotations0, positions0, positions1, members, member_first, prims,
+                     prim_first, contacts, met):
+    """A :class:`BodyTableState` holding these (:data:`TABLE_FIELDS`)."""
+    return BodyTableState(seen, flags, stamp, reach, grid, first, items, mark, angles, axes,
+                          rotations0, positions0, positions1, members, member_first, prims,
+                          prim_first, contacts, met)
+
+
+@njit(cache=True)
+def push_character(state, table, since, skip, rides, px, py, pz, size, radius, half, up,
+                   skin, margin, slack, min_motion, max_iterations):
+    """A character's frame among moved bodies, in one call: ``(dx, dy, dz, n)``.
+
+    ``n`` is -1 when it does not ride a moved body (``rides`` False) and no reach box
+    of a body moved after ``since`` (but ``skip``) comes within ``size`` of ``p``
+    (:func:`bodies_near`); else :func:`push_from_bodies` for the character of
+    ``state`` (a :class:`~sidestep.kernels3d.character.FrameState`: its world and
+    scratch buffers) and the bodies of ``table`` (a :class:`BodyTableState`).
+    """
+    if not rides and not bodies_near(table.stamp, table.reach, table.grid, table.first,
+                                     table.items, since, skip, px, py, pz, size):
+        return 0.0, 0.0, 0.0, -1
+    return push_from_bodies(state.world, table.seen, table.flags, since, table.stamp,
+                            table.reach, table.grid, table.first, table.items, table.mark,
+                            table.angles, table.axes, table.rotations0, table.positions0,
+                            table.positions1, table.members, table.member_first, table.prims,
+                            table.prim_first, skip, px, py, pz, radius, half, up, skin, margin,
+                            slack, min_motion, max_iterations, state.wf, state.wi,
+                            table.contacts, table.met)
