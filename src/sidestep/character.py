@@ -230,7 +230,8 @@ class Character:
         self._touches = None
         self._riding = False
         body = self._body
-        if body[_kc.B_ON_FLOOR] == 0.0 and self._inherited.any():
+        if body[_kc.B_ON_FLOOR] == 0.0 and self._inherited is not _STILL \
+                and self._inherited.any():
             # In the air after leaving a moving floor: it keeps the floor's level velocity,
             # and its first frame in the air starts from the floor's vertical speed too (a
             # jump from a rising lift goes higher; walking off a falling one, it falls).
