@@ -146,7 +146,9 @@ class BodyTable:
         self.mark = np.zeros(0, dtype=np.uint8)
         self.reach = np.zeros((0, 7))
         self.stamp = np.zeros(0, dtype=np.int64)
-        self.packed: Any = None     # the packed world seen and flags were made for
+        # The hierarchy of the packed world seen and flags were made for (a masked view
+        # shares it: the same obstacles, the same flags but its alive flags).
+        self.tree: Any = None
         self.state: Any = None      # kernels3d.carry.BodyTableState of all of these
         self.shape: tuple[Any, int, tuple[Any, ...]] = (None, -1, ())
         # The reach boxes binned in a grid (kernels3d.carry.reach_cells).
@@ -176,7 +178,7 @@ class BodyTable:
         the agent's frame ``state``, a ``FrameState`` of ``packed``). ``settings``:
         skin, margin, slack, minimum motion and iterations."""
         key = self.key
-        if packed is not self.packed or store.bodies.count != key[0] \
+        if packed.tree is not self.tree or store.bodies.count != key[0] \
                 or store.version != key[1]:
             self._prepare(store, packed)
         dx, dy, dz, n = _PUSH(state, self.state, since, skip, rides, x, y, z, size, radius,
@@ -191,7 +193,7 @@ class BodyTable:
         if _PUSH is None:
             _PUSH = _entry("push_character")
         self.arrays(store)
-        self.packed = packed
+        self.tree = packed.tree
         if len(self.seen) != len(packed.alive):
             self.seen = np.zeros(len(packed.alive), dtype=np.uint8)
         self.flags[_kw.F_TRIANGLES] = packed.flags[_kw.F_TRIANGLES]

@@ -320,3 +320,22 @@ def test_push_leaves_out_only_bodies_whose_sweep_never_meets_the_capsule(moves, 
             total += end - centre
     assert sorted(pushers.tolist()) == met
     np.testing.assert_allclose([dx, dy, dz], total, atol=1e-12)
+
+
+def test_a_door_on_a_layer_a_character_masks_out_sweeps_past_it_but_pushes_the_other():
+    # Two characters share the frame's bodies table, each through its own mask.
+    from sidestep import layers
+    world = _ground()
+    door = world.add_body(world.add_boxes([(-0.05, 0.0, -1.0)], [(0.05, 2.0, 1.0)], layer=3))
+    ghost = sidestep.Character(world, (0.5, 0.0, -3.0), 0.3, 1.8,
+                               mask=layers.ALL & ~layers.bits(3))
+    hero = sidestep.Character(world, (0.5, 0.0, 3.0), 0.3, 1.8)
+    for k in range(1, 31):                  # the door slides 1.5 m along +x through both
+        world.set_pose(door, (0.05 * k, 0.0, 0.0), dt=DT)
+        ghost.update((0.0, 0.0, 0.0), DT)
+        hero.update((0.0, 0.0, 0.0), DT)
+        if k == 5:                          # both now stand in the door's path
+            ghost.position = (0.5, 0.0, 0.0)
+            hero.position = (0.8, 0.0, 0.6)
+    assert ghost.position[0] == pytest.approx(0.5)             # the door passed through it
+    assert hero.position[0] > 1.5 + 0.05 + 0.3 - 1e-6          # pushed ahead of the door
