@@ -206,3 +206,25 @@ def test_bad_body_input_is_refused_and_nothing_changes():
     assert world.pose(body)[0].tolist() == [0.0, 0.0]
     assert world.overlapping((0.0, 0.0)).tolist() == [int(ids[0])]
     world.add_body(ids[1])                               # still free for a body of its own
+
+
+@pytest.mark.parametrize("bodies, positions, error, match", [
+    ([0, 3], "not numbers", KeyError, "no body with id 3"),          # a bad body first
+    ([0, -1], [(0.0, 0.0)], KeyError, "no body with id -1"),
+    ([1, 1], [(0.0, np.nan)] * 2, ValueError, "twice"),               # then a repeat
+    ([1, 1], [(0.0, 0.0)], ValueError, "twice"),
+    ([0, 1], "not numbers", TypeError, "positions"),                  # then the positions
+    ([0, 1], [(0.0, 0.0)], ValueError, "positions must hold one"),
+    ([0, 1], [(0.0, 0.0), (np.inf, 0.0)], ValueError, "positions must be finite"),
+    ([0, 1], [(0.0, 0.0), (0.0, 2e12)], ValueError, "positions must be finite"),
+])
+def test_set_poses_tells_its_first_fault_and_moves_nothing(bodies, positions, error, match):
+    world = sidestep.World2D()
+    for k in range(2):
+        world.add_body(world.add_circles([(3.0 * k, 0.0)], 0.5))
+    world.set_poses([0, 1], [(1.0, 1.0), (4.0, 1.0)], [0.5, 0.25])
+    with pytest.raises(error, match=match):
+        world.set_poses(bodies, positions, 0.0)
+    assert world.pose(0)[0].tolist() == [1.0, 1.0] and world.pose(1)[1] == 0.25
+    world.set_poses([1, 0], [(5.0, 1.0), (2.0, 1.0)])       # the marks were cleared
+    assert world.pose(0)[0].tolist() == [2.0, 1.0]

@@ -79,6 +79,8 @@ w3.clearance((0, 0, 0))
 w3.set_pose(door, (0.1, 0, 0), (1, 0, 0, 0))
 w3.set_poses([door], [(0.2, 0, 0)], [np.eye(3)])
 hero.update((1, 0, 0), 0.1)                   # a body moved, far from it: bodies_near
+w3.set_pose(door, (-6.2, 0, -6.5), (1, 0, 0, 0))
+hero.update((1, 0, 0), 0.1)                   # one moved onto it: push_from_bodies
 import math
 from sidestep import volumes
 from sidestep.volumes import Box, Capsule, Frustum, Point, Ray, Segment, Sphere

@@ -44,6 +44,7 @@ class Bodies:
         self.stamp = np.zeros(0, dtype=np.int64)
         #: obstacle id -> body (-1: none), as long as the ids ever handed out.
         self.body_of = np.zeros(0, dtype=np.int64)
+        self._seen = np.zeros(0, dtype=np.uint8)   # check_poses' marks, zeros
 
     def __len__(self) -> int:
         return len(self.members)
@@ -99,21 +100,37 @@ class Bodies:
         (``KeyError``) named once (``ValueError``), and ``positions`` as
         ``(k, dim) float64``, finite (``ValueError`` naming ``positions``).
         """
-        b = self.known(bodies, "bodies")
-        if len(b) > 1 and np.bincount(b).max() > 1:
+        b = validation.ids(bodies, "bodies")
+        try:
+            p = validation.as_float_array(positions, "positions")
+            if p.shape == (self.dim,) and len(b) == 1:
+                p = p[None]
+            elif p.size == 0 and len(b) == 0:
+                p = p.reshape(0, self.dim)        # no bodies, no positions: nothing to do
+            if p.shape != (len(b), self.dim):
+                raise ValueError(f"positions must hold one ({self.dim},) position per body, "
+                                 f"as ({len(b)}, {self.dim}); got shape {p.shape}")
+        except (TypeError, ValueError):
+            self._fault(b, np.zeros((0, self.dim)))      # a bad body is told first
+            raise
+        p = np.ascontiguousarray(p)
+        self._fault(b, p)
+        return b, p
+
+    def _fault(self, bodies: IntArray, positions: FloatArray) -> None:
+        # The first fault check_poses finds, raised as the API tells it.
+        from .kernels.poses import BAD_POSITION, NO_BODY, TWICE, check_poses
+        if len(self._seen) != len(self.members):
+            self._seen = np.zeros(len(self.members), dtype=np.uint8)
+        fault, at = check_poses(bodies, len(self.members), positions, MAX_COORDINATE,
+                                self._seen)
+        if fault == NO_BODY:
+            raise KeyError(f"no body with id {int(bodies[at])} in this world")
+        if fault == TWICE:
             raise ValueError("bodies must not name a body twice")
-        p = validation.as_float_array(positions, "positions")
-        if p.shape == (self.dim,) and len(b) == 1:
-            p = p[None]
-        elif p.size == 0 and len(b) == 0:
-            p = p.reshape(0, self.dim)        # no bodies, no positions: nothing to do
-        if p.shape != (len(b), self.dim):
-            raise ValueError(f"positions must hold one ({self.dim},) position per body, as "
-                             f"({len(b)}, {self.dim}); got shape {p.shape}")
-        if not np.all(np.abs(p) <= MAX_COORDINATE):
+        if fault == BAD_POSITION:
             raise ValueError(f"positions must be finite and within {MAX_COORDINATE:g} of the "
                              "origin")
-        return b, np.ascontiguousarray(p)
 
     def set(self, bodies: IntArray, positions: FloatArray, rotations: FloatArray,
             dt: float, distinct: bool = False) -> None:
@@ -142,17 +159,9 @@ class Bodies:
         held = getattr(self, "_turns", None)
         if held is not None and held[0] == self.count:
             return held[1], held[2]
-        delta = np.einsum("bij,bkj->bik", self.rotation, self.previous_rotation)
-        skew = np.stack([delta[:, 2, 1] - delta[:, 1, 2], delta[:, 0, 2] - delta[:, 2, 0],
-                         delta[:, 1, 0] - delta[:, 0, 1]], axis=1)
-        sin2 = np.linalg.norm(skew, axis=1)
-        angles = np.arctan2(sin2, np.trace(delta, axis1=1, axis2=2) - 1.0)
-        axes = np.tile([1.0, 0.0, 0.0], (len(delta), 1))
-        turned = sin2 > 1e-12
-        axes[turned] = skew[turned] / sin2[turned, None]
-        for b in np.flatnonzero(~turned & (angles > 1.0)):      # half a turn
-            axis = poses.angular_velocity(self.previous_rotation[b], self.rotation[b], 1.0)
-            axes[b] = axis / np.linalg.norm(axis)
+        from .kernels3d.poses import turns
+        axes, angles = turns(np.ascontiguousarray(self.rotation),
+                             np.ascontiguousarray(self.previous_rotation))
         self._turns = (self.count, axes, angles)
         return axes, angles
 

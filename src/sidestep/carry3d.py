@@ -134,7 +134,8 @@ def carry_agents(world: Any, packed: Any, since: int, centres: FloatArray, radii
 
 class BodyTable:
     """What :func:`sidestep.kernels3d.carry.push_from_bodies` reads about a world's bodies,
-    worked out once per pose change (shared by every agent of that frame)."""
+    worked out once per pose change (shared by every agent of that frame), and the
+    :class:`~sidestep.kernels3d.carry.BodyTableState` holding it."""
 
     def __init__(self) -> None:
         self.key: tuple[int, int, int] = (-1, -1, -1)
@@ -142,75 +143,119 @@ class BodyTable:
         self.seen = np.zeros(0, dtype=np.uint8)
         self.flags = np.zeros(2, dtype=np.int64)
         self.met = np.zeros(0, dtype=np.int64)
-        self.reach = np.zeros((0, 6))
+        self.mark = np.zeros(0, dtype=np.uint8)
+        self.reach = np.zeros((0, 7))
+        self.stamp = np.zeros(0, dtype=np.int64)
+        # The hierarchy of the packed world seen and flags were made for (a masked view
+        # shares it: the same obstacles, the same flags but its alive flags).
+        self.tree: Any = None
+        self.state: Any = None      # kernels3d.carry.BodyTableState of all of these
+        self.shape: tuple[Any, int, tuple[Any, ...]] = (None, -1, ())
+        # The reach boxes binned in a grid (kernels3d.carry.reach_cells).
+        self.grid = np.zeros(7)
+        self.first = np.zeros(1, dtype=np.int64)
+        self.items = np.zeros(0, dtype=np.int64)
 
     def near(self, store: Any, since: int, skip: int, x: float, y: float, z: float,
              size: float) -> bool:
         """Whether a body moved after pose count ``since`` (but ``skip``) may have swept
         within ``size`` of ``(x, y, z)`` (:func:`sidestep.kernels3d.carry.bodies_near`):
         False, and :meth:`push` would find nothing there."""
-        self.arrays(store)
-        return bool(_near()(store.bodies.stamp, self.reach, since, skip, x, y, z, size))
+        key = self.key
+        if store.bodies.count != key[0] or store.version != key[1]:
+            self.arrays(store)
+        return bool(_NEAR(self.stamp, self.reach, self.grid, self.first, self.items, since,
+                          skip, x, y, z, size))
 
-    def push(self, store: Any, packed: Any, since: int, skip: int, centre: FloatArray,
-             radius: float, half: float, up: int, tolerances: tuple[float, float, float, float],
-             max_iterations: int, scratch: tuple[FloatArray, FloatArray]
-             ) -> tuple[FloatArray, IntArray]:
-        """The push of the bodies moved after ``since`` (but ``skip``) on the agent centred
-        at ``centre``, and which bodies pushed it (``push_from_bodies``)."""
-        values = self.arrays(store)
+    def push(self, store: Any, packed: Any, state: Any, since: int, skip: int, rides: bool,
+             x: float, y: float, z: float, size: float, radius: float, half: float, up: int,
+             settings: tuple[float, float, float, float, int]
+             ) -> tuple[float, float, float, IntArray | None]:
+        """The push ``(dx, dy, dz)`` of the bodies moved after ``since`` (but ``skip``) on
+        the agent centred at ``(x, y, z)``, and which bodies pushed it; the bodies None
+        when it does not ride one (``rides`` False) and no reach box comes within
+        ``size`` of it (:func:`sidestep.kernels3d.carry.push_character`, one call with
+        the agent's frame ``state``, a ``FrameState`` of ``packed``). ``settings``:
+        skin, margin, slack, minimum motion and iterations."""
+        key = self.key
+        if packed.tree is not self.tree or store.bodies.count != key[0] \
+                or store.version != key[1]:
+            self._prepare(store, packed)
+        dx, dy, dz, n = _PUSH(state, self.state, since, skip, rides, x, y, z, size, radius,
+                              half, up, *settings)
+        if n < 0:
+            return dx, dy, dz, None
+        return dx, dy, dz, self.met[:n].copy() if n else _NONE
+
+    def _prepare(self, store: Any, packed: Any) -> None:
+        # The arrays for this pose change and packed world, and the state holding them.
+        global _PUSH
+        if _PUSH is None:
+            _PUSH = _entry("push_character")
+        self.arrays(store)
+        self.tree = packed.tree
         if len(self.seen) != len(packed.alive):
             self.seen = np.zeros(len(packed.alive), dtype=np.uint8)
-        if len(self.met) != len(store.bodies):
-            self.met = np.zeros(len(store.bodies), dtype=np.int64)
-        if self.flags[_kw.F_TRIANGLES] != packed.flags[_kw.F_TRIANGLES]:
-            self.flags[_kw.F_TRIANGLES] = packed.flags[_kw.F_TRIANGLES]
+        self.flags[_kw.F_TRIANGLES] = packed.flags[_kw.F_TRIANGLES]
         self.flags[_kw.F_REMOVED] = 1
-        dx, dy, dz, n = _kcarry.push_from_bodies(
-            packed, self.seen, self.flags, since, *values, skip, float(centre[0]),
-            float(centre[1]), float(centre[2]), radius, half, up, *tolerances, max_iterations,
-            *scratch, np.zeros((1, _CONTACT_FIELDS)), self.met)
-        return np.array([dx, dy, dz]), self.met[:n].copy()
+        self.state = _kcarry.body_table_state(self.seen, self.flags, *self.values, _CONTACT,
+                                              self.met)
 
     def arrays(self, store: Any) -> tuple[Any, ...]:
+        global _NEAR
+        if _NEAR is None:
+            _NEAR = _entry("bodies_near")
         bodies = store.bodies
         key = (bodies.count, store.version, len(bodies))
         if key != self.key:
             self.key = key
             parts = store._parts
-            rows = parts.prim_row
-            boxes = _kw.primitive_boxes(store.kind.view()[rows], store.params.view()[rows],
-                                        store.vertices.view(), store.loop.view())
-            first = parts.prim_first[:-1]
-            lo = np.minimum.reduceat(boxes[:, 0:3], first) if len(rows) else np.zeros((0, 3))
-            hi = np.maximum.reduceat(boxes[:, 3:6], first) if len(rows) else np.zeros((0, 3))
+            if self.shape[0] is not parts.prim_first or self.shape[1] != len(bodies):
+                # The bodies' obstacles and primitives: new only when bodies are added.
+                members = bodies.members
+                self.shape = (parts.prim_first, len(bodies), (
+                    np.concatenate(members).astype(np.int64) if members
+                    else np.zeros(0, np.int64),
+                    np.concatenate([[0], np.cumsum([len(m) for m in members])]).astype(np.int64),
+                    np.ascontiguousarray(parts.prim_row, dtype=np.int64),
+                    np.ascontiguousarray(parts.prim_first, dtype=np.int64)))
+                self.met = np.zeros(len(bodies), dtype=np.int64)
+                self.mark = np.zeros(len(bodies), dtype=np.uint8)
+            ids, id_first, prims, prim_first = self.shape[2]
             axes, angles = bodies.turns()
             angles = np.ascontiguousarray(angles)
             position = np.ascontiguousarray(bodies.position)
-            self.reach = _kcarry.reach_boxes(
-                np.ascontiguousarray(np.hstack([lo, hi])), position,
-                np.linalg.norm(bodies.position - bodies.previous_position, axis=1), angles)
-            members = [bodies.members[b] for b in range(len(bodies))]
+            before = np.ascontiguousarray(bodies.previous_position)
+            self.reach = _kcarry.reach_boxes(store.kind.view(), store.params.view(),
+                                             store.vertices.view(), store.loop.view(), prims,
+                                             prim_first, before, position, angles)
+            self.grid, self.first, self.items = _kcarry.reach_cells(self.reach)
+            self.stamp = np.ascontiguousarray(bodies.stamp, dtype=np.int64)
             self.values = (
-                bodies.stamp, self.reach, angles, np.ascontiguousarray(axes),
-                np.ascontiguousarray(bodies.previous_rotation),
-                np.ascontiguousarray(bodies.previous_position), position,
-                np.concatenate(members).astype(np.int64) if members else np.zeros(0, np.int64),
-                np.concatenate([[0], np.cumsum([len(m) for m in members])]).astype(np.int64))
+                self.stamp, self.reach, self.grid, self.first, self.items, self.mark, angles,
+                np.ascontiguousarray(axes), np.ascontiguousarray(bodies.previous_rotation),
+                before, position, ids, id_first, prims, prim_first)
         return self.values
 
 
-_NEAR: Any = None
+#: One contact row push_from_bodies' sweeps write into (and nobody reads).
+_CONTACT = np.zeros((1, _CONTACT_FIELDS))
+_ENTRIES: dict[str, Any] = {}
+_NEAR: Any = None       # bodies_near's and push_character's entry points (BodyTable sets
+_PUSH: Any = None       # them)
+_NONE = np.zeros(0, dtype=np.int64)
+_NONE.flags.writeable = False
 
 
-def _near() -> Any:
-    # bodies_near for its one registered signature, called without the dispatcher
-    # (sidestep.kernels.direct): each character asks it every frame bodies moved.
-    global _NEAR
-    if _NEAR is None:
+def _entry(name: str) -> Any:
+    # Kernel `name` of kernels3d.carry for its one registered signature, called without
+    # the dispatcher (sidestep.kernels.direct): each character may ask it every frame
+    # bodies moved.
+    held = _ENTRIES.get(name)
+    if held is None:
         from .kernels.direct import registered
-        _NEAR = registered("kernels3d.carry:bodies_near")
-    return _NEAR
+        held = _ENTRIES[name] = registered("kernels3d.carry:" + name)
+    return held
 
 
 def table(store: Any) -> BodyTable:

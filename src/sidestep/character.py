@@ -36,6 +36,9 @@ MAX_CONTACTS = 16
 TOUCH_REACH = 1e-4
 #: Plain floats within this are taken without the full check (velocities, dt).
 _FAST = 1e12
+#: The velocity inherited from a floor that does not move (shared, never written).
+_STILL = np.zeros(3)
+_STILL.flags.writeable = False
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,7 @@ class Character:
 
     __slots__ = ("_world", "_body", "_contacts", "_offsets", "_touches", "_scratch", "_feet",
                  "_packed", "_state", "_direct", "_mask", "_since", "_facing", "_inherited", "_launched",
-                 "_riding")
+                 "_riding", "_table", "_near", "_settings")
 
     _world: "World3D"
     _body: FloatArray
@@ -115,6 +118,9 @@ class Character:
     _inherited: FloatArray  # the velocity of the moving floor it last stood on (m/s)
     _launched: bool         # the floor's vertical velocity was given to it in the air
     _riding: bool          # whether a moving body's floor carried it this frame
+    _table: Any            # the store's carry3d.BodyTable
+    _near: float           # how near a moved body's reach box counts (its size and 2 skins)
+    _settings: tuple[float, float, float, float, int]  # the world's tolerances, iterations
 
     def __init__(self, world: "World3D", feet: Point3, radius: float, height: float, *,
                  max_slope: float = math.radians(45), step_height: float = 0.3,
@@ -162,13 +168,16 @@ class Character:
         self._since = world._store.bodies.count
         self._facing = np.zeros(3)
         self._facing[(world._up + 1) % 3] = 1.0
-        self._inherited = np.zeros(3)
+        self._inherited = _STILL
         self._launched = False
         self._riding = False
         self._touches = None
         self._feet = body[_kc.B_FEET:_kc.B_FEET + 3]
         self._packed = None
         self._direct = _kc.update_frame_direct()
+        self._table = _carry3d.table(world._store)
+        self._settings = (*world._tolerances(), world._max_iterations)
+        self._sized()
         self._frame(0.0, 0.0, 0.0, 0.0)       # what it stands on, before the first frame
         body[_kc.B_STOP] = _moves.STOP_DONE
 
@@ -221,7 +230,8 @@ class Character:
         self._touches = None
         self._riding = False
         body = self._body
-        if body[_kc.B_ON_FLOOR] == 0.0 and self._inherited.any():
+        if body[_kc.B_ON_FLOOR] == 0.0 and self._inherited is not _STILL \
+                and self._inherited.any():
             # In the air after leaving a moving floor: it keeps the floor's level velocity,
             # and its first frame in the air starts from the floor's vertical speed too (a
             # jump from a rising lift goes higher; walking off a falling one, it falls).
@@ -239,9 +249,9 @@ class Character:
         else:
             stop = self._direct[1](packed, carry[0], carry[1], self._body, x, y, z, dt,
                                    *self._scratch, self._contacts)
-        if body[_kc.B_ON_FLOOR] != 0.0 and not self._riding:
-            self._inherited = np.zeros(3)       # landed on a floor that does not move
         if body[_kc.B_ON_FLOOR] != 0.0:
+            if not self._riding and self._inherited is not _STILL:
+                self._inherited = _STILL        # landed on a floor that does not move
             self._launched = False
         if stop == _kc.STOP_SQUEEZED:
             # A body pushed it against something it could not pass: the body overlaps
@@ -308,48 +318,49 @@ class Character:
         capsule slides along the body's motion reversed), and the ids of those
         bodies' obstacles (the world it is then carried through leaves them out);
         None when no body moved, or none it rides did and no other one's reach box
-        (:func:`~sidestep.kernels3d.carry.reach_boxes`) comes near it: one box test
-        a body, in one kernel call, and nothing else to do.
+        (:func:`~sidestep.kernels3d.carry.reach_boxes`) comes near it (the grid cells
+        its box meets, read in the same kernel call as the push:
+        :func:`~sidestep.kernels3d.carry.push_character`), or none met it.
         """
         store = self._world._store
         bodies = store.bodies
-        if bodies.count <= self._since:
-            return None
         since = self._since
+        if bodies.count <= since:
+            return None
         self._since = bodies.count
-        body = self._body
-        r = float(body[_kc.B_RADIUS])
-        h = float(body[_kc.B_HEIGHT])
-        up = int(body[_kc.B_UP])
-        half = max(0.5 * h - r, 0.0)
         of = bodies.body_of
         riding = int(of[floor]) if 0 <= floor < len(of) else -1
-        rides = riding >= 0 and bodies.stamp[riding] > since
-        table = _carry3d.table(store)
+        rides = bool(riding >= 0 and bodies.stamp[riding] > since)
+        body = self._body
+        up = int(body[_kc.B_UP])
+        h = float(body[_kc.B_HEIGHT])
         c = self._feet.tolist()
         c[up] += 0.5 * h
-        if not rides and not table.near(store, since, riding, c[0], c[1], c[2],
-                                        r + half + 2.0 * float(body[_kc.B_SKIN])):
-            return None
-        feet = self.position
-        center = np.array(c)
+        x, y, z = c
+        r = float(body[_kc.B_RADIUS])
+        half = max(0.5 * h - r, 0.0)
+        # Bodies that swept into it (those whose material near it moved far enough only),
+        # if a reach box comes near it at all.
+        dx, dy, dz, pushers = self._table.push(store, packed, self._state, since, riding, rides,
+                                               x, y, z, self._near, r, half, up,
+                                               self._settings)
+        if pushers is None or (not rides and not len(pushers)):
+            return None         # no moved body near it, or none met it
+        pushed = np.array([dx, dy, dz])
         rode = np.zeros(3)
         carriers = []
         if rides:
+            feet = self.position
             turn = bodies.rotation[riding] @ bodies.previous_rotation[riding].T
             rode = turn @ (feet - bodies.previous_position[riding]) \
                 + bodies.position[riding] - feet
             facing = turn @ self._facing
-            facing[int(body[_kc.B_UP])] = 0.0
+            facing[up] = 0.0
             if np.linalg.norm(facing) > 0.0:
                 self._facing = facing / np.linalg.norm(facing)
             self._inherited = rode / dt if dt > 0.0 else np.zeros(3)
             self._riding = True
             carriers.append(bodies.members[riding])
-        # Bodies that swept into it (those whose material near it moved far enough only).
-        pushed, pushers = table.push(
-            store, packed, since, riding, center, r, half, up,
-            self._world._tolerances(), self._world._max_iterations, self._scratch)
         carriers.extend(bodies.members[b] for b in pushers)
         ids = np.concatenate(carriers) if carriers else np.zeros(0, dtype=np.int64)
         return rode, pushed, ids
@@ -399,7 +410,15 @@ class Character:
         if h > self._body[_kc.B_HEIGHT] and len(self._world.overlapping(center, r, h + skin)):
             return False
         self._body[_kc.B_HEIGHT] = h
+        self._sized()
         return True
+
+    def _sized(self) -> None:
+        # What the bodies' near test reads of its size (after a change of height).
+        body = self._body
+        r = float(body[_kc.B_RADIUS])
+        self._near = r + max(0.5 * float(body[_kc.B_HEIGHT]) - r, 0.0) \
+            + 2.0 * float(body[_kc.B_SKIN])
 
     # ------------------------------------------------------------- reading
     def _up_vector(self) -> FloatArray:

@@ -46,7 +46,8 @@ from typing import Any
 #: volume's packed row), ``I1`` int64, ``J1`` int32, ``C1`` int8, ``B1``/``B2``
 #: bool, ``U1``/``U2`` uint8, ``I2`` int64 2D, ``b`` a bool, ``W`` the packed 2D world that
 #: ``world:unpack_world`` makes, ``P3`` the packed 3D world (a ``Packed3D``),
-#: ``K3`` a character's frame state (``kernels3d.character.FrameState``),
+#: ``K3`` a character's frame state (``kernels3d.character.FrameState``), ``T3`` the
+#: bodies' table a frame's characters share (``kernels3d.carry.BodyTableState``),
 #: ``L0`` the literal integer 0) and a rough weight (seconds of one core) to
 #: start the longest first. Parts of entry kernels (:data:`PARTS`) are listed
 #: too, with the types their caller passes them. A bare module is one of
@@ -102,9 +103,14 @@ KERNELS: dict[str, tuple[str, float]] = {
     "kernels3d.bvh:_build": ("F2 i", 7.4),
     "kernels3d.world:translate_primitives": ("F2 F2 I1 I1 I2 F1", 0.1),
     # 3D bodies: a pose's rotations, the store's parts, the packed world's.
+    "poses:check_poses": ("I1 i F2 f U1", 0.2),
+    "poses:record_poses_2d": ("I1 F2 F1 f i F2 F2 F1 F2 F3 F2 F3 F1 I1 F1 i b", 0.4),
+    "poses:pose_bodies_2d": ("I1 F2 I1 F2 I1 I1 I1 F2 I1 I1 F2 I1 I1 I1 I1 I2 I1 F2 F2 F2 F2 F2 "
+                             "F1 i i i i i b", 0.6),
     "kernels3d.poses:quaternion_matrices": ("F2 f F3", 0.2),
     "kernels3d.poses:pose_bodies_3d": ("I1 F3 F2 I1 I1 I1 I1 F2 I1 I1 F2 F2 F2", 0.5),
     "kernels3d.poses:drift": ("I1 F3 F2 F2 F2", 0.2),
+    "kernels3d.poses:turns": ("F3 F3", 0.3),
     "kernels3d.poses:pose_packed": ("I1 F3 F2 I1 I1 I1 I1 F2 I1 I1 F2 P3 F2 I1", 1.5),
     "kernels3d.world:separation_prim": ("P3 i f f f f f f", 6),
     "kernels3d.world:sweep_prim": ("P3 i f f f f f f f f f f f f", 5.5),
@@ -131,7 +137,12 @@ KERNELS: dict[str, tuple[str, float]] = {
     "kernels3d.character:update_character": ("P3 U1 I1 F1 f f f f F1 I1 F2", 4),
     "kernels3d.character:frame_state": ("P3 F1 F1 I1 F2", 0.3),
     "kernels3d.character:update_frame": ("K3 f f f f", 0.5),
-    "kernels3d.carry:bodies_near": ("I1 F2 i i f f f f", 0.2),
+    "kernels3d.carry:bodies_near": ("I1 F2 F1 I1 I1 i i f f f f", 0.2),
+    "kernels3d.carry:reach_cells": ("F2", 0.3),
+    "kernels3d.carry:reach_boxes": ("I1 F2 F2 I1 I1 I1 F2 F2 F1", 0.3),
+    "kernels3d.carry:body_table_state": ("U1 I1 I1 F2 F1 I1 I1 U1 F1 F2 F3 F2 F2 I1 I1 I1 I1 F2 "
+                                         "I1", 0.3),
+    "kernels3d.carry:push_character": ("K3 T3 i i b f f f f f f i f f f f i", 4),
     # Bounding volumes: one pair, many items (culling), world queries.
     "kernels3d.volumes:contains_pair": ("R1 R1 f F2", 3),
     "kernels3d.volumes:intersects_pair": ("R1 R1 f F2", 2.5),
@@ -306,6 +317,9 @@ def kernel(name: str, compile: bool = True) -> tuple[Any, tuple[Any, ...] | None
     if "K3" in codes:
         from .kernels3d.character import frame_state_type
         names["K3"] = frame_state_type(names["P3"])
+    if "T3" in codes:
+        from .kernels3d.carry import body_table_type
+        names["T3"] = body_table_type()
     if "W" in codes:
         names["W"] = _world_type(compile)
         if names["W"] is None:

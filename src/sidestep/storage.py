@@ -16,7 +16,6 @@ from .bodies import Bodies
 from .body_parts import BodyParts
 from .layers import ALL, Seen
 from .kernels import world as _kw
-from .kernels.poses import pose_bodies_2d, record_poses_2d
 from .kernels.grid import pyramid_grid
 from .kernels.index import Index, fill_index_boxes, fill_index_capsules
 from .kernels.segment import corner_codes_one_sided
@@ -221,17 +220,17 @@ class Store:
             motions = int(ints[_kw.H_F_MOTIONS])
         else:
             floats, offsets, motions = np.zeros(1), (0, 0, 0, 0), 0
-        record_poses_2d(bodies, positions, angles, dt, b.count, parts.pose, parts.motion,
-                        parts.extent, b.position, b.rotation, b.previous_position,
-                        b.previous_rotation, b.dt, b.stamp, floats, motions, packed)
-        pose_bodies_2d(bodies, parts.pose, *parts.items(),
-                       *parts.vertices(), *parts.grids(), *parts.areas(),
-                       self.item_geometry.view(), self.polygon_vertices.view(),
-                       self.grid_frame.view(), self.area_bounds.view(), floats, *offsets,
-                       _kw.ITEM, packed)
+        record, pose = _POSES or _pose_kernels()
+        reach = record(bodies, positions, angles, dt, b.count, parts.pose, parts.motion,
+                       parts.extent, b.position, b.rotation, b.previous_position,
+                       b.previous_rotation, b.dt, b.stamp, floats, motions, packed)
+        pose(bodies, parts.pose, *parts.items(), *parts.vertices(), *parts.grids(),
+             *parts.areas(), self.item_geometry.view(), self.polygon_vertices.view(),
+             self.grid_frame.view(), self.area_bounds.view(), floats, *offsets, _kw.ITEM,
+             packed)
         if packed:
             ints[_kw.H_STAMP] = b.count
-            floats[int(ints[_kw.H_F_INDEX]) + 12] = parts.motion[:, _kw.M_REACH].max()
+            floats[int(ints[_kw.H_F_INDEX]) + 12] = reach
         self._moving_stale = True
         self.version += 1
 
@@ -337,6 +336,19 @@ def _area_index(items: Index, bounds: FloatArray, areas: IntArray) -> Index:
                                       items.nx, items.ny, np.ascontiguousarray(bounds[areas]))
     return Index(items.origin_x, items.origin_y, items.cell_size, items.nx, items.ny, start,
                  areas[entries].astype(np.int32))
+
+
+_POSES: tuple[Any, ...] = ()
+
+
+def _pose_kernels() -> tuple[Any, ...]:
+    # record_poses_2d and pose_bodies_2d for their registered signatures, called without
+    # the dispatcher (sidestep.kernels.direct): a frame's set_poses calls both with
+    # arrays the store made (C-contiguous int64 and float64) and checked poses.
+    global _POSES
+    from .kernels.direct import registered
+    _POSES = (registered("poses:record_poses_2d"), registered("poses:pose_bodies_2d"))
+    return _POSES
 
 
 def split_blob(blob: FloatArray) -> tuple[IntArray, FloatArray, NDArray[np.int32]]:

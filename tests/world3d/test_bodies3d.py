@@ -390,3 +390,36 @@ def test_capsules_slide_clear_of_tilted_boxes_and_cylinders(seed):
             continue
         core = [m.position + (0.0, s, 0.0) for s in np.linspace(-0.5, 0.5, 7)]
         assert world.clearance(np.array(core)).min() >= 0.3 - PROMISE
+
+
+_Q = st.tuples(*[st.floats(-1.0, 1.0)] * 4).filter(lambda q: sum(c * c for c in q) > 0.01)
+
+
+@settings(max_examples=80, deadline=None)
+@given(_Q, _Q, st.sampled_from([None, 0, 1, 2]))
+@example((1.0, 0.0, 0.0, 0.0), (1.0, 0.0, 0.0, 0.0), None)           # no turn: axis x
+@example((1.0, 0.0, 0.0, 0.0), (1.0, 0.0, 0.0, 0.0), 1)              # half a turn about y
+def test_turns_are_the_axis_and_angle_of_the_angular_velocity(q0, q1, half):
+    # Bodies.turns (kernels3d.poses.turns) against poses.angular_velocity, half turns too.
+    world = sidestep.World3D()
+    body = world.add_body(world.add_boxes([(0, 0, 0)], [(1, 1, 1)]))
+    q0 = np.array(q0) / np.linalg.norm(q0)
+    world.set_pose(body, (0, 0, 0), q0)
+    if half is None:
+        q1 = np.array(q1) / np.linalg.norm(q1)
+    else:                               # q0 then half a turn about axis `half`
+        w, v = q0[0], q0[1:]
+        e = np.eye(3)[half]
+        q1 = np.concatenate([[-np.dot(e, v)], w * e + np.cross(e, v)])
+    world.set_pose(body, (0, 0, 0), q1)
+    bodies = world._store.bodies
+    axes, angles = bodies.turns()
+    omega = poses.angular_velocity(bodies.previous_rotation[body], bodies.rotation[body], 1.0)
+    assert angles[body] == pytest.approx(np.linalg.norm(omega), abs=1e-9)
+    assert np.linalg.norm(axes[body]) == pytest.approx(1.0)
+    if angles[body] > 1e-6:
+        np.testing.assert_allclose(axes[body] * angles[body], omega, atol=1e-7)
+    else:
+        np.testing.assert_array_equal(axes[body], [1.0, 0.0, 0.0])
+    if half is not None:
+        assert angles[body] == pytest.approx(math.pi)

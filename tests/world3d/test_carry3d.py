@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import sidestep
 from sidestep import carry3d
+from sidestep.kernels3d.character import BODY_SIZE, CONTACT_FIELDS, frame_state
 
 DT = 1 / 30
 
@@ -248,3 +249,93 @@ def test_reach_box_holds_every_place_a_bodys_corners_passed(t0, t1, q0, q1):
             + np.outer(v @ k, k) * (1.0 - math.cos(a))
         at = turned + p0 + f * (p1 - p0)
         assert np.all(at >= reach[0:3] - 1e-9) and np.all(at <= reach[3:6] + 1e-9), f
+
+
+def _moved_bodies(moves):
+    # Bodies (a door, a block, a bar of two boxes) each moved by one set_pose of `moves`
+    # (position, quaternion offsets): the store with their reach boxes worked out.
+    world = sidestep.World3D()
+    parts = [([(0.0, 0.0, -0.05)], [(1.2, 2.0, 0.05)]), ([(-0.5, 0.0, -0.5)], [(0.5, 1.0, 0.5)]),
+             ([(-1.0, 0.0, -0.1), (0.9, 0.0, -1.0)], [(1.0, 0.2, 0.1), (1.1, 0.2, 1.0)])]
+    bodies = [world.add_body(world.add_boxes(lo, hi)) for lo, hi in parts]
+    for b, (t, q) in zip(bodies, moves):
+        q = np.array(q) + (1.5, 0, 0, 0)
+        world.set_pose(b, 2.0 * np.array(t), q / np.linalg.norm(q), dt=DT)
+    return world
+
+
+_MOVE = st.tuples(st.tuples(_UNIT, _UNIT, _UNIT), st.tuples(_UNIT, _UNIT, _UNIT, _UNIT))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_MOVE, min_size=3, max_size=3), st.lists(_MOVE, min_size=3, max_size=3),
+       st.lists(st.tuples(_UNIT, _UNIT, _UNIT, st.floats(0.0, 1.0)), min_size=1, max_size=20),
+       st.integers(-1, 2))
+def test_near_test_on_the_reach_grid_agrees_with_every_reach_box(first, second, points, skip):
+    # The grid the near test reads (kernels3d.carry.reach_cells) finds a body near a point
+    # exactly when one moved after `since` (but `skip`) has its reach box within `size`.
+    world = _moved_bodies(first)
+    since = world._store.bodies.count
+    for b, (t, q) in enumerate(second[:2]):     # the third body moved before `since` only
+        q = np.array(q) + (1.5, 0, 0, 0)
+        world.set_pose(b, 3.0 * np.array(t), q / np.linalg.norm(q), dt=DT)
+    store = world._store
+    table = carry3d.table(store)
+    table.arrays(store)
+    reach, stamp = table.reach, store.bodies.stamp
+    for x, y, z, size in points:
+        p = 4.0 * np.array([x, y, z])
+        within = np.all((reach[:, 0:3] - size <= p) & (p <= reach[:, 3:6] + size), axis=1)
+        expected = bool(np.any(within & (stamp > since) & (np.arange(3) != skip)))
+        assert table.near(store, since, skip, *p.tolist(), size) == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(_MOVE, min_size=3, max_size=3), st.tuples(_UNIT, _UNIT, _UNIT),
+       st.floats(0.05, 0.6))
+def test_push_leaves_out_only_bodies_whose_sweep_never_meets_the_capsule(moves, at, radius):
+    # push_from_bodies skips a body whose primitives are all farther than their growth
+    # from the capsule; the sweep of each body alone (carry3d.swept) agrees on every body
+    # that met it and on the sum of their pushes.
+    world = _moved_bodies(moves)
+    store = world._store
+    packed = store.pack()
+    centre = 2.0 * np.array(at) + (0.0, 1.0, 0.0)
+    half = 0.5
+    tol = world._tolerances()
+    scratch = sidestep.kernels3d.world.scratch()
+    table = carry3d.table(store)
+    state = frame_state(packed, np.zeros(BODY_SIZE), *scratch, np.zeros((16, CONTACT_FIELDS)))
+    dx, dy, dz, pushers = table.push(store, packed, state, 0, -1, False, *centre.tolist(),
+                                     radius + half + 2.0 * tol[0], radius, half, 1,
+                                     (*tol, world._max_iterations))
+    if pushers is None:                     # no reach box near it
+        pushers = np.zeros(0, dtype=np.int64)
+    met, total = [], np.zeros(3)
+    for b in range(3):
+        end, hit = carry3d.swept(packed, store.bodies, b, centre, radius, half, 1, tol,
+                                 world._max_iterations, scratch)
+        if hit:
+            met.append(b)
+            total += end - centre
+    assert sorted(pushers.tolist()) == met
+    np.testing.assert_allclose([dx, dy, dz], total, atol=1e-12)
+
+
+def test_a_door_on_a_layer_a_character_masks_out_sweeps_past_it_but_pushes_the_other():
+    # Two characters share the frame's bodies table, each through its own mask.
+    from sidestep import layers
+    world = _ground()
+    door = world.add_body(world.add_boxes([(-0.05, 0.0, -1.0)], [(0.05, 2.0, 1.0)], layer=3))
+    ghost = sidestep.Character(world, (0.5, 0.0, -3.0), 0.3, 1.8,
+                               mask=layers.ALL & ~layers.bits(3))
+    hero = sidestep.Character(world, (0.5, 0.0, 3.0), 0.3, 1.8)
+    for k in range(1, 31):                  # the door slides 1.5 m along +x through both
+        world.set_pose(door, (0.05 * k, 0.0, 0.0), dt=DT)
+        ghost.update((0.0, 0.0, 0.0), DT)
+        hero.update((0.0, 0.0, 0.0), DT)
+        if k == 5:                          # both now stand in the door's path
+            ghost.position = (0.5, 0.0, 0.0)
+            hero.position = (0.8, 0.0, 0.6)
+    assert ghost.position[0] == pytest.approx(0.5)             # the door passed through it
+    assert hero.position[0] > 1.5 + 0.05 + 0.3 - 1e-6          # pushed ahead of the door

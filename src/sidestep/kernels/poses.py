@@ -15,6 +15,48 @@ import math
 
 from numba import njit
 
+from .world import M_REACH
+
+
+#: What :func:`check_poses` finds first.
+POSES_OK = 0
+NO_BODY = 1
+TWICE = 2
+BAD_POSITION = 3
+
+
+@njit(cache=True)
+def check_poses(bodies, count, positions, limit, seen):
+    """The first fault of a ``set_poses`` call, in the order the API reports them.
+
+    ``bodies (k,)`` must each be a body (``0 <= b < count``: else
+    ``(NO_BODY, t)``, ``t`` the first such entry), named once (else ``(TWICE,
+    t)``, the entry naming one a second time); then every coordinate of
+    ``positions (k, dim)`` (``(0, dim)``: none checked) must be finite and within
+    ``limit`` of 0 (else ``(BAD_POSITION, row)``). ``(POSES_OK, -1)`` when
+    none; ``seen (count,)``, zeros, is left zeros.
+    """
+    for t in range(bodies.shape[0]):
+        if bodies[t] < 0 or bodies[t] >= count:
+            return NO_BODY, t
+    fault = POSES_OK
+    at = -1
+    for t in range(bodies.shape[0]):
+        if seen[bodies[t]] != 0:
+            fault = TWICE
+            at = t
+            break
+        seen[bodies[t]] = 1
+    for t in range(bodies.shape[0]):
+        seen[bodies[t]] = 0
+    if fault != POSES_OK:
+        return fault, at
+    for t in range(positions.shape[0]):
+        for a in range(positions.shape[1]):
+            if not abs(positions[t, a]) <= limit:
+                return BAD_POSITION, t
+    return POSES_OK, -1
+
 
 @njit(cache=True, inline="always")
 def _turn(c, s, tx, ty, x, y):
@@ -30,7 +72,8 @@ def record_poses_2d(bodies, positions, angles, dt, stamp, pose, motion, extent, 
     from the pose before (``motion (bodies, MOTION)``: both poses, the turn the shorter
     way, how far the body's material moved at most, ``stamp``) and the
     :class:`~sidestep.bodies.Bodies` arrays (positions, ``(2, 2)`` rotations, the ones
-    before, ``dt``, ``stamp``). The motion rows also go to the packed world when ``packed``."""
+    before, ``dt``, ``stamp``). The motion rows also go to the packed world when ``packed``.
+    Returns the largest reach (``motion[:, M_REACH]``) of all the bodies, 0 for none."""
     for t in range(bodies.shape[0]):
         b = bodies[t]
         c1 = math.cos(angles[t])
@@ -61,6 +104,10 @@ def record_poses_2d(bodies, positions, angles, dt, stamp, pose, motion, extent, 
         rotation[b, 1, 1] = c1
         body_dt[b] = dt
         body_stamp[b] = stamp
+    top = motion[0, M_REACH] if motion.shape[0] else 0.0
+    for b in range(1, motion.shape[0]):
+        top = max(top, motion[b, M_REACH])
+    return top
 
 
 @njit(cache=True)

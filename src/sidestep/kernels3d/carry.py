@@ -12,12 +12,14 @@ The turn is interpolated about the axis of ``R1 R0^T`` (the shorter way).
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.experimental import structref
 
 from ..kernels.carry import MAX_TURN
 from ..kernels.moves import MODE_SLIDE
 from .moves import move_agent
-from .world import Packed3D, borrowed
+from .world import (B_INTERIOR, PRIM_BOX, PRIM_POLYGON, Packed3D, beyond_prim, borrowed, core,
+                    prim_box, separation_prim)
 
 
 @njit(cache=True, forceinline=False, inline="always")
@@ -90,24 +92,36 @@ def sweep_past(alone, r0, t0, t1, axis, angle, px, py, pz, radius, half, up, ski
 
 
 @njit(cache=True)
-def reach_boxes(boxes, positions1, shift, angles):
-    """``(b, 6)``: each body's world box ``boxes[b]`` (``[min (3), max (3)]``, now) grown
-    by how far its material moved at most over its last change: ``shift[b]`` plus
-    ``angles[b]`` times the distance from its origin ``positions1[b]`` to the box's
-    farthest corner (a point at ``x`` now stood within ``|R_f R1^T (x - t1) - (x - t1)|
-    + |t_f - t1| <= angle |x - t1| + shift`` of ``x`` at every fraction ``f``). Every
-    place a body's material passed through lies in its reach box."""
-    out = np.empty((boxes.shape[0], 6))
-    for b in range(boxes.shape[0]):
+def reach_boxes(kind, params, vertices, loop, prims, prim_first, positions0, positions1, angles):
+    """``(b, 7)``: each body's world box now (``[min (3), max (3)]``, over its primitives
+    ``prims[prim_first[b]:prim_first[b + 1]]``, rows of ``kind`` and ``params``) grown by
+    how far its material moved at most over its last change (that growth is column 6,
+    world units): its shift ``|positions1[b] - positions0[b]|`` plus ``angles[b]`` times
+    the distance from its origin ``positions1[b]`` to the box's farthest corner (a point
+    at ``x`` now stood within ``|R_f R1^T (x - t1) - (x - t1)| + |t_f - t1| <= angle
+    |x - t1| + shift`` of ``x`` at every fraction ``f``). Every place a body's material
+    passed through lies in its reach box."""
+    out = np.empty((prim_first.shape[0] - 1, 7))
+    for b in range(out.shape[0]):
+        box = np.full(6, np.inf)
+        box[3:6] = -np.inf
+        for r in range(prim_first[b], prim_first[b + 1]):
+            e = prims[r]
+            one = prim_box(kind[e], params[e], vertices, loop)
+            for a in range(3):
+                box[a] = min(box[a], one[a])
+                box[3 + a] = max(box[3 + a], one[3 + a])
         far = 0.0
+        shift = 0.0
         for a in range(3):
-            d = max(abs(boxes[b, a] - positions1[b, a]),
-                    abs(boxes[b, 3 + a] - positions1[b, a]))
+            d = max(abs(box[a] - positions1[b, a]), abs(box[3 + a] - positions1[b, a]))
             far += d * d
-        grow = shift[b] + angles[b] * math.sqrt(far)
+            shift += (positions1[b, a] - positions0[b, a]) ** 2
+        grow = math.sqrt(shift) + angles[b] * math.sqrt(far)
         for a in range(3):
-            out[b, a] = boxes[b, a] - grow
-            out[b, 3 + a] = boxes[b, 3 + a] + grow
+            out[b, a] = box[a] - grow
+            out[b, 3 + a] = box[3 + a] + grow
+        out[b, 6] = grow
     return out
 
 
@@ -119,38 +133,173 @@ def _within(reach, b, px, py, pz, size):
             and reach[b, 2] - size <= pz <= reach[b, 5] + size)
 
 
+#: Grid cells :func:`reach_cells` makes at most, per body (and a few more).
+CELLS_PER_BODY = 8
+
+
 @njit(cache=True)
-def bodies_near(stamp, reach, since, skip, px, py, pz, size):
+def reach_cells(reach):
+    """The reach boxes ``reach (b, 6+)`` (:func:`reach_boxes`) binned in a uniform grid.
+
+    Returns ``(grid (7,), first (cells + 1,), items)``: ``grid`` holds the
+    grid's low corner (3), its cell size (world units; the median of the
+    boxes' largest sides, doubled until there are at most
+    :data:`CELLS_PER_BODY` cells a body) and its cells along x, y and z; the
+    bodies whose box meets cell ``k`` (numbered x fastest) are
+    ``items[first[k]:first[k + 1]]``.
+    """
+    n = reach.shape[0]
+    grid = np.zeros(7)
+    if n == 0:
+        return grid, np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    lo = np.empty(3)
+    hi = np.empty(3)
+    sides = np.empty(n)
+    for a in range(3):
+        lo[a] = reach[:, a].min()
+        hi[a] = reach[:, 3 + a].max()
+    for b in range(n):
+        sides[b] = max(reach[b, 3] - reach[b, 0], reach[b, 4] - reach[b, 1],
+                       reach[b, 5] - reach[b, 2])
+    cell = max(np.median(sides), 1e-9 * (1.0 + max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2])))
+    while True:
+        dims = np.empty(3, dtype=np.int64)
+        total = 1.0
+        for a in range(3):
+            d = math.floor((hi[a] - lo[a]) / cell) + 1.0
+            total *= d
+            dims[a] = int(min(d, 1e9))
+        if total <= CELLS_PER_BODY * n + 64:
+            break
+        cell *= 2.0
+    for a in range(3):
+        grid[a] = lo[a]
+        grid[4 + a] = dims[a]
+    grid[3] = cell
+    cells = dims[0] * dims[1] * dims[2]
+    first = np.zeros(cells + 1, dtype=np.int64)
+    at = np.zeros(cells, dtype=np.int64)
+    items = np.empty(0, dtype=np.int64)
+    for fill in range(2):
+        if fill == 1:
+            for c in range(cells):
+                first[c + 1] += first[c]
+            items = np.empty(first[cells], dtype=np.int64)
+        for b in range(n):
+            i0, i1 = _axis_range(grid, 0, reach[b, 0], reach[b, 3])
+            j0, j1 = _axis_range(grid, 1, reach[b, 1], reach[b, 4])
+            k0, k1 = _axis_range(grid, 2, reach[b, 2], reach[b, 5])
+            for k in range(k0, k1 + 1):
+                for j in range(j0, j1 + 1):
+                    for i in range(i0, i1 + 1):
+                        c = (k * dims[1] + j) * dims[0] + i
+                        if fill == 0:
+                            first[c + 1] += 1
+                        else:
+                            items[first[c] + at[c]] = b
+                            at[c] += 1
+    return grid, first, items
+
+
+@njit(cache=True, inline="always")
+def _axis_range(grid, a, low, high):
+    # The cells along axis a (first, last, inclusive) that low..high meets, clamped to the
+    # grid (first > last where it misses the grid).
+    top = grid[4 + a] - 1.0
+    f0 = max(math.floor((low - grid[a]) / grid[3]), 0.0)
+    f1 = min(math.floor((high - grid[a]) / grid[3]), top)
+    return int(min(f0, top + 1.0)), int(max(f1, -1.0))
+
+
+@njit(cache=True)
+def bodies_near(stamp, reach, grid, first, items, since, skip, px, py, pz, size):
     """Whether a body moved after pose count ``since`` (but ``skip``) may have swept within
     ``size`` of point ``p``: its reach box (:func:`reach_boxes`) does. False means none
     of them can touch an agent of that size centred there (:func:`push_from_bodies`
-    would find nothing)."""
-    for b in range(stamp.shape[0]):
-        if stamp[b] > since and b != skip and _within(reach, b, px, py, pz, size):
-            return True
+    would find nothing). Only the bodies in the cells of ``reach``'s grid
+    (:func:`reach_cells`: ``grid``, ``first``, ``items``) that ``p``'s box meets are
+    looked at."""
+    dims0 = int(grid[4])
+    dims1 = int(grid[5])
+    i0, i1 = _axis_range(grid, 0, px - size, px + size)
+    j0, j1 = _axis_range(grid, 1, py - size, py + size)
+    k0, k1 = _axis_range(grid, 2, pz - size, pz + size)
+    for k in range(k0, k1 + 1):
+        for j in range(j0, j1 + 1):
+            for i in range(i0, i1 + 1):
+                c = (k * dims1 + j) * dims0 + i
+                for t in range(first[c], first[c + 1]):
+                    b = items[t]
+                    if stamp[b] > since and b != skip and _within(reach, b, px, py, pz, size):
+                        return True
     return False
 
 
+@njit(cache=True)
+def _far_from(world, prims, first, stop, ax, ay, az, bx, by, bz, gap):
+    # Whether every primitive prims[first:stop] is surely farther than `gap` from the core
+    # a -> b: beyond_prim's bounds, then a solid's (box, sphere, cylinder) exact distance.
+    for r in range(first, stop):
+        e = prims[r]
+        if beyond_prim(world, e, ax, ay, az, bx, by, bz, gap):
+            continue
+        k = world.kind[e]
+        if k == PRIM_POLYGON or (k == PRIM_BOX and world.params[e, B_INTERIOR] != 0.0):
+            return False
+        if not separation_prim(world, e, ax, ay, az, bx, by, bz)[0] > gap:
+            return False
+    return True
+
+
 @njit(cache=True, forceinline=False)
-def push_from_bodies(world, seen, flags, since, stamp, reach, angles, axes, rotations0,
-                     positions0, positions1, members, member_first, skip, px, py, pz, radius,
-                     half, up, skin, margin, slack, min_motion, max_iterations, wf, wi,
-                     contacts, met):
+def push_from_bodies(world, seen, flags, since, stamp, reach, grid, first, items, mark, angles,
+                     axes, rotations0, positions0, positions1, members, member_first, prims,
+                     prim_first, skip, px, py, pz, radius, half, up, skin, margin, slack,
+                     min_motion, max_iterations, wf, wi, contacts, met):
     """The push of every body moved after pose count ``since`` that swept into the agent
     centred at ``p``: ``(dx, dy, dz, n)``, the bodies that met it in ``met[:n]``.
 
     A body is looked at only if ``p`` lies within the agent's size (and two skins) of its
-    reach box ``reach[b]`` (:func:`reach_boxes`; :func:`bodies_near` is this test alone);
-    then :func:`sweep_past` with ``seen`` (zeros, as long as ``world.alive``; left zero)
-    showing it alone. Body ``skip`` (the floor it rides, -1: none) is left out.
+    reach box ``reach[b]`` (:func:`reach_boxes`, read through their grid ``grid``,
+    ``first``, ``items``: :func:`reach_cells`; :func:`bodies_near` is this test alone)
+    and one of its primitives (``prims[prim_first[b]:prim_first[b + 1]]``, rows of
+    ``world``) is not surely farther from the capsule than the body's growth
+    ``reach[b, 6]``, two skins and the contact margin (every place its material passed
+    through lies within that growth of where it is now: :func:`_far_from`); then
+    :func:`sweep_past` with ``seen`` (zeros, as long as ``world.alive``; left zero)
+    showing it alone. The bodies go in the order of their ids (``mark``, zeros, one a
+    body, left zero, keeps each once). Body ``skip`` (the floor it rides, -1: none) is
+    left out.
     """
     world = borrowed(world)
-    size = radius + half
+    size = radius + half + 2.0 * skin
+    ax, ay, az, bx, by, bz = core(px, py, pz, half, up)
+    dims0 = int(grid[4])
+    dims1 = int(grid[5])
+    i0, i1 = _axis_range(grid, 0, px - size, px + size)
+    j0, j1 = _axis_range(grid, 1, py - size, py + size)
+    k0, k1 = _axis_range(grid, 2, pz - size, pz + size)
+    low = stamp.shape[0]
+    high = -1
+    for k in range(k0, k1 + 1):
+        for j in range(j0, j1 + 1):
+            for i in range(i0, i1 + 1):
+                c = (k * dims1 + j) * dims0 + i
+                for t in range(first[c], first[c + 1]):
+                    b = items[t]
+                    if mark[b] == 0 and stamp[b] > since and b != skip \
+                            and _within(reach, b, px, py, pz, size):
+                        mark[b] = 1
+                        low = min(low, b)
+                        high = max(high, b)
     dx = dy = dz = 0.0
     n = 0
-    for b in range(stamp.shape[0]):
-        if stamp[b] <= since or b == skip \
-                or not _within(reach, b, px, py, pz, size + 2.0 * skin):
+    for b in range(low, high + 1):
+        if mark[b] == 0:
+            continue
+        mark[b] = 0
+        if _far_from(world, prims, prim_first[b], prim_first[b + 1], ax, ay, az, bx, by, bz,
+                     radius + reach[b, 6] + 2.0 * skin + margin):
             continue
         for t in range(member_first[b], member_first[b + 1]):
             seen[members[t]] = world.alive[members[t]]
@@ -167,3 +316,71 @@ def push_from_bodies(world, seen, flags, since, stamp, reach, angles, axes, rota
             met[n] = b
             n += 1
     return dx, dy, dz, n
+
+
+@structref.register
+class BodyTableStateType(types.StructRef):
+    """The Numba type of a :class:`BodyTableState` (its fields' types, as given)."""
+
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(typ)) for name, typ in fields)
+
+
+#: The fields of a :class:`BodyTableState`, in order: what :func:`push_from_bodies` reads
+#: about the bodies (its arguments of those names), and its own buffers.
+TABLE_FIELDS = ("seen", "flags", "stamp", "reach", "grid", "first", "items", "mark", "angles",
+                "axes", "rotations0", "positions0", "positions1", "members", "member_first",
+                "prims", "prim_first", "contacts", "met")
+_TABLE_CODES = ("U1", "I1", "I1", "F2", "F1", "I1", "I1", "U1", "F1", "F2", "F3", "F2", "F2",
+                "I1", "I1", "I1", "I1", "F2", "I1")
+
+
+class BodyTableState(structref.StructRefProxy):
+    """The bodies' arrays :func:`push_from_bodies` reads for every character of a frame
+    (:data:`TABLE_FIELDS`), held in one object (shared, not copied), so that a
+    character's call unpacks one object instead of nineteen arrays. Made by
+    :func:`body_table_state` once per pose change."""
+
+
+structref.define_proxy(BodyTableState, BodyTableStateType, list(TABLE_FIELDS))
+
+
+def body_table_type():
+    """The Numba type of a :class:`BodyTableState`."""
+    arrays = {"U1": types.Array(types.uint8, 1, "C"), "I1": types.Array(types.int64, 1, "C"),
+              "F1": types.Array(types.float64, 1, "C"), "F2": types.Array(types.float64, 2, "C"),
+              "F3": types.Array(types.float64, 3, "C")}
+    return BodyTableStateType([(n, arrays[c]) for n, c in zip(TABLE_FIELDS, _TABLE_CODES)])
+
+
+@njit(cache=True)
+def body_table_state(seen, flags, stamp, reach, grid, first, items, mark, angles, axes,
+                     rotations0, positions0, positions1, members, member_first, prims,
+                     prim_first, contacts, met):
+    """A :class:`BodyTableState` holding these (:data:`TABLE_FIELDS`)."""
+    return BodyTableState(seen, flags, stamp, reach, grid, first, items, mark, angles, axes,
+                          rotations0, positions0, positions1, members, member_first, prims,
+                          prim_first, contacts, met)
+
+
+@njit(cache=True)
+def push_character(state, table, since, skip, rides, px, py, pz, size, radius, half, up,
+                   skin, margin, slack, min_motion, max_iterations):
+    """A character's frame among moved bodies, in one call: ``(dx, dy, dz, n)``.
+
+    ``n`` is -1 when it does not ride a moved body (``rides`` False) and no reach box
+    of a body moved after ``since`` (but ``skip``) comes within ``size`` of ``p``
+    (:func:`bodies_near`); else :func:`push_from_bodies` for the character of
+    ``state`` (a :class:`~sidestep.kernels3d.character.FrameState`: its world and
+    scratch buffers) and the bodies of ``table`` (a :class:`BodyTableState`).
+    """
+    if not rides and not bodies_near(table.stamp, table.reach, table.grid, table.first,
+                                     table.items, since, skip, px, py, pz, size):
+        return 0.0, 0.0, 0.0, -1
+    return push_from_bodies(state.world, table.seen, table.flags, since, table.stamp,
+                            table.reach, table.grid, table.first, table.items, table.mark,
+                            table.angles, table.axes, table.rotations0, table.positions0,
+                            table.positions1, table.members, table.member_first, table.prims,
+                            table.prim_first, skip, px, py, pz, radius, half, up, skin, margin,
+                            slack, min_motion, max_iterations, state.wf, state.wi,
+                            table.contacts, table.met)

@@ -16,6 +16,7 @@ array, with their rows in the world's arrays (``*_row``).
 """
 import math
 
+import numpy as np
 from numba import njit
 
 from . import bvh as _bvh
@@ -164,3 +165,49 @@ def pose_packed(bodies, rotations, positions, frame_row, prim_first, prim_row, p
     for i in range(bodies.shape[0]):
         b = bodies[i]
         _bvh.refit_primitives(tree, boxes, prim_row[prim_first[b]:prim_first[b + 1]])
+
+
+@njit(cache=True)
+def turns(rotations, previous):
+    """Each body's last turn ``rotations[b] previous[b]^T`` as ``(axes (b, 3), angles (b,))``.
+
+    The angle (radians, in ``[0, pi]``, the shorter way) from both the trace and the
+    skew part's length (well conditioned near 0 and pi); the unit axis from the skew
+    part, or for half a turn the column of ``delta + I`` of largest length; axis x for
+    no turn.
+    """
+    n = rotations.shape[0]
+    axes = np.zeros((n, 3))
+    angles = np.empty(n)
+    d = np.empty((3, 3))
+    for b in range(n):
+        for i in range(3):
+            for k in range(3):
+                d[i, k] = rotations[b, i, 0] * previous[b, k, 0] \
+                    + rotations[b, i, 1] * previous[b, k, 1] \
+                    + rotations[b, i, 2] * previous[b, k, 2]
+        sx = d[2, 1] - d[1, 2]
+        sy = d[0, 2] - d[2, 0]
+        sz = d[1, 0] - d[0, 1]
+        sin2 = math.sqrt(sx * sx + sy * sy + sz * sz)
+        angle = math.atan2(sin2, d[0, 0] + d[1, 1] + d[2, 2] - 1.0)
+        angles[b] = angle
+        if sin2 > 1e-12:
+            axes[b, 0] = sx / sin2
+            axes[b, 1] = sy / sin2
+            axes[b, 2] = sz / sin2
+        elif angle > 1.0:
+            # Half a turn: the axis is the column of delta + I of largest length.
+            best = -1.0
+            column = 0
+            for c in range(3):
+                length = math.sqrt((d[0, c] + (c == 0)) ** 2 + (d[1, c] + (c == 1)) ** 2
+                                   + (d[2, c] + (c == 2)) ** 2)
+                if length > best:
+                    best = length
+                    column = c
+            for a in range(3):
+                axes[b, a] = (d[a, column] + (a == column)) / best
+        else:
+            axes[b, 0] = 1.0
+    return axes, angles
