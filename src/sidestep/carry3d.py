@@ -243,8 +243,8 @@ _CONTACT = np.zeros((1, _CONTACT_FIELDS))
 _ENTRIES: dict[str, Any] = {}
 _NEAR: Any = None       # bodies_near's and push_character's entry points (BodyTable sets
 _PUSH: Any = None       # them)
+# Writable (though empty): the move kernels are compiled for writable arrays only.
 _NONE = np.zeros(0, dtype=np.int64)
-_NONE.flags.writeable = False
 
 
 def _entry(name: str) -> Any:

@@ -78,6 +78,9 @@ def sweep_past(alone, r0, t0, t1, axis, angle, px, py, pz, radius, half, up, ski
     change from ``(r0, t0)`` to its new pose (at ``t1``, turned by ``angle`` about
     ``axis`` from ``r0``): ``(x, y, z, met)``; ``met`` False when it never touched."""
     alone = borrowed(alone)
+    # The mode as a plain int64, not the literal constant: move_agent keeps its one
+    # registered signature whichever caller compiles first.
+    slide = np.int64(MODE_SLIDE)
     steps = max(1, int(math.ceil(abs(angle) / MAX_TURN)))
     x, y, z = swept_on(r0, t0, t1, axis, angle, 1.0, 0.0, px, py, pz)
     met = False
@@ -85,7 +88,7 @@ def sweep_past(alone, r0, t0, t1, axis, angle, px, py, pz, radius, half, up, ski
         ex, ey, ez = swept_on(r0, t0, t1, axis, angle, (step - 1) / steps, step / steps,
                               x, y, z)
         x, y, z, _, n_contacts, recovered = move_agent(
-            alone, x, y, z, ex - x, ey - y, ez - z, radius, half, up, MODE_SLIDE, skin, margin,
+            alone, x, y, z, ex - x, ey - y, ez - z, radius, half, up, slide, skin, margin,
             slack, min_motion, max_iterations, wf, wi, contacts)
         met = met or n_contacts > 0 or recovered
     return x, y, z, met
