@@ -214,6 +214,16 @@ def _axis_range(grid, a, low, high):
     return int(min(f0, top + 1.0)), int(max(f1, -1.0))
 
 
+@njit(cache=True, inline="always")
+def _cells_around(grid, px, py, pz, size):
+    # The cells of the reach grid (reach_cells) that the box within `size` of p meets,
+    # ranges along x, y and z, and the grid's cells along x and y.
+    i0, i1 = _axis_range(grid, 0, px - size, px + size)
+    j0, j1 = _axis_range(grid, 1, py - size, py + size)
+    k0, k1 = _axis_range(grid, 2, pz - size, pz + size)
+    return i0, i1, j0, j1, k0, k1, int(grid[4]), int(grid[5])
+
+
 @njit(cache=True)
 def bodies_near(stamp, reach, grid, first, items, since, skip, px, py, pz, size):
     """Whether a body moved after pose count ``since`` (but ``skip``) may have swept within
@@ -222,11 +232,7 @@ def bodies_near(stamp, reach, grid, first, items, since, skip, px, py, pz, size)
     would find nothing). Only the bodies in the cells of ``reach``'s grid
     (:func:`reach_cells`: ``grid``, ``first``, ``items``) that ``p``'s box meets are
     looked at."""
-    dims0 = int(grid[4])
-    dims1 = int(grid[5])
-    i0, i1 = _axis_range(grid, 0, px - size, px + size)
-    j0, j1 = _axis_range(grid, 1, py - size, py + size)
-    k0, k1 = _axis_range(grid, 2, pz - size, pz + size)
+    i0, i1, j0, j1, k0, k1, dims0, dims1 = _cells_around(grid, px, py, pz, size)
     for k in range(k0, k1 + 1):
         for j in range(j0, j1 + 1):
             for i in range(i0, i1 + 1):
@@ -277,11 +283,7 @@ def push_from_bodies(world, seen, flags, since, stamp, reach, grid, first, items
     world = borrowed(world)
     size = radius + half + 2.0 * skin
     ax, ay, az, bx, by, bz = core(px, py, pz, half, up)
-    dims0 = int(grid[4])
-    dims1 = int(grid[5])
-    i0, i1 = _axis_range(grid, 0, px - size, px + size)
-    j0, j1 = _axis_range(grid, 1, py - size, py + size)
-    k0, k1 = _axis_range(grid, 2, pz - size, pz + size)
+    i0, i1, j0, j1, k0, k1, dims0, dims1 = _cells_around(grid, px, py, pz, size)
     low = stamp.shape[0]
     high = -1
     for k in range(k0, k1 + 1):
