@@ -32,6 +32,10 @@ each agent's preferred velocity is its wish over dt, the walls are its obstacles
 (segments), ``doStep`` each step; it keeps agents apart only over its horizon, not
 exactly. "crossed" counts the agents that ended on their goal's side of the middle wall.
 
+``--one-way`` runs group A alone (no counterflow): how many the doorways let through in
+the steps given when nobody comes the other way, a bound for the counterflow (two groups
+share the same doorways' width).
+
 ``--scene doors3`` is the issue's hall: 100 x 60 m, a middle wall with three doorways
 4 m wide, 2,500 agents (radius 0.25 m) a side, 0.08 m a step, 1,500 steps by default,
 each agent heading for the nearest doorway (both groups use all three: counterflow) and
@@ -43,6 +47,7 @@ pyrvo2-danieldugas``)::
 
     python benchmarks/crowd_hall.py [--rounds 1] [--steps 1000] [--agents 5000]
     python benchmarks/crowd_hall.py --scene doors3 [--libraries sidestep sidestep-avoid rvo2]
+    python benchmarks/crowd_hall.py --scene doors3 --one-way
 """
 import argparse
 import json
@@ -293,8 +298,10 @@ def in_walls(positions):
     return int((d < RADIUS - 1e-6).sum())
 
 
-def one(library, steps, per_group):
+def one(library, steps, per_group, one_way=False):
     positions, goals = starts(per_group)
+    if one_way:
+        positions, goals = positions[:per_group], goals[:per_group]     # group A alone
     t0 = time.perf_counter()
     step = MAKERS[library](positions)
     built = time.perf_counter() - t0
@@ -327,13 +334,15 @@ def main():
     parser.add_argument("--agents", type=int, help="per group (the scene's by default)")
     parser.add_argument("--libraries", nargs="+", choices=LIBRARIES, default=LIBRARIES)
     parser.add_argument("--pause", type=float, default=2.0)
+    parser.add_argument("--one-way", action="store_true",
+                        help="group A alone: how many the doors let through with no counterflow")
     parser.add_argument("--only", choices=LIBRARIES, help=argparse.SUPPRESS)
     args = parser.parse_args()
     steps, agents = use_scene(args.scene)
     args.steps = args.steps or steps
     args.agents = args.agents or agents
     if args.only:
-        one(args.only, args.steps, args.agents)
+        one(args.only, args.steps, args.agents, args.one_way)
         return
     libraries = [name for name in LIBRARIES if name in args.libraries]
     rows = {name: [] for name in libraries}
@@ -344,7 +353,7 @@ def main():
             print(f"round {r + 1}/{args.rounds}: {name}", file=sys.stderr)
             done = subprocess.run([sys.executable, __file__, "--only", name, "--scene",
                                    args.scene, "--steps", str(args.steps), "--agents",
-                                   str(args.agents)],
+                                   str(args.agents)] + ["--one-way"] * args.one_way,
                                   capture_output=True, text=True)
             if done.returncode != 0:
                 print(f"{name} failed: {done.stderr.strip().splitlines()[-1:]}", file=sys.stderr)
@@ -353,7 +362,8 @@ def main():
         order = order[1:] + order[:1]
     rate = {n: statistics.median(r["moves_per_s"] for r in rows[n]) for n in libraries
             if rows[n]}
-    print(f"crowd hall ({args.scene}): 2 x {args.agents:,} agents, {args.steps:,} steps, "
+    groups = "group A alone (one way)" if args.one_way else "2 groups"
+    print(f"crowd hall ({args.scene}): {groups} of {args.agents:,} agents, {args.steps:,} steps, "
           f"{args.rounds} rounds")
     print("| library | agent moves/s | ms per step | overlapping pairs per step: max (mean) "
           "| deepest overlap | agents in walls | crossed | vs pymunk |")
