@@ -25,7 +25,11 @@ van den Berg, Guy, Lin and Manocha ("Reciprocal n-body collision avoidance", 201
    could meet and stops there.
 
 An agent whose wish already keeps to every half-plane gets its wish, to the bit: agents at
-rest with nothing coming stay at rest, and one walking in free space walks as asked.
+rest with nothing coming stay at rest, and one walking in free space walks as asked. An
+agent asking for nothing makes way for the walkers coming at it (its share of the avoiding,
+as above, at most as fast as the fastest of them asks: a crowd standing in a doorway or at
+its goals steps aside for those passing, as game crowds do) and stands still again, to the
+bit, once standing keeps clear of them; an agent of infinite weight never makes way.
 
 Velocities are in world units per step (a step is one call of the crowd's ``step``);
 positions and motions are the crowd's plane (the ground plane for :class:`~sidestep.Crowd3D`).
@@ -317,6 +321,32 @@ def _keeps(lines, count, vx, vy):
     return True
 
 
+@njit(cache=True, forceinline=True)
+def _make_way(positions, weights, motions, wishes, k, near, count, horizon, radii, lines):
+    """The velocity of agent ``k``, which asks for none, that makes way for the walking
+    neighbours of ``near[:count]`` coming at it: the one nearest standing still that keeps
+    its share of clear of each (as :func:`avoid_rows`), at most as fast as the fastest of
+    them asks; ``(0, 0)`` exactly where standing still keeps clear of them all."""
+    px = positions[k, 0]
+    py = positions[k, 1]
+    rows = 0
+    fastest = 0.0
+    for a in range(count):
+        j = near[a]
+        wj2 = wishes[j, 0] ** 2 + wishes[j, 1] ** 2
+        if wj2 == 0.0:
+            continue            # another agent at rest: neither makes way for the other
+        _half_plane(motions[k, 0], motions[k, 1], positions[j, 0] - px,
+                    positions[j, 1] - py, motions[k, 0] - motions[j, 0],
+                    motions[k, 1] - motions[j, 1], SPACE * (radii[k] + radii[j]), horizon,
+                    _share(weights[j], weights[k]), lines, rows)
+        rows += 1
+        fastest = max(fastest, math.sqrt(wj2))
+    if rows == 0 or _keeps(lines, rows, 0.0, 0.0):
+        return 0.0, 0.0
+    return _choose(lines, rows, fastest, 0.0, 0.0)
+
+
 @njit(cache=True, nogil=True)
 def avoid_rows(positions, radii, weights, motions, wishes, ox, oy, size, nx, ny, start, items,
                bins, fox, foy, fsize, fnx, fny, horizon, lanes, neighbours, reach, out, queue):
@@ -361,13 +391,17 @@ def avoid_rows(positions, radii, weights, motions, wishes, ox, oy, size, nx, ny,
             speed = math.sqrt(wx * wx + wy * wy)
             out[k, 0] = wx
             out[k, 1] = wy
-            if speed == 0.0 or math.isinf(weights[k]):
-                # Nothing asked (it stays, and makes way only when pushed), or never gives
-                # way: the wish stands.
-                continue
+            if math.isinf(weights[k]):
+                continue                # never gives way: the wish stands
             count = _nearest(positions, k, px, py, reach, ox, oy, size, nx, ny, start, items,
                              near, near_d)
             if count == 0:
+                continue
+            if speed == 0.0:
+                vx, vy = _make_way(positions, weights, motions, wishes, k, near, count,
+                                   horizon, radii, lines)
+                out[k, 0] = vx
+                out[k, 1] = vy
                 continue
             # Lanes: tilt the wish to the same side while an oncoming agent is near ahead.
             mvx = motions[k, 0]
