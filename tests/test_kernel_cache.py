@@ -81,6 +81,8 @@ w3.set_poses([door], [(0.2, 0, 0)], [np.eye(3)])
 hero.update((1, 0, 0), 0.1)                   # a body moved, far from it: bodies_near
 w3.set_pose(door, (-6.2, 0, -6.5), (1, 0, 0, 0))
 hero.update((1, 0, 0), 0.1)                   # one moved onto it: push_from_bodies
+w3.set_pose(door, (-6.4, 0, -6.5), (1, 0, 0, 0))
+sidestep.Character.update_many([hero], [(1.0, 0, 0)], 0.1)   # the batch frame, pushed
 import math
 from sidestep import volumes
 from sidestep.volumes import Box, Capsule, Frustum, Point, Ray, Segment, Sphere
