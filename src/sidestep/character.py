@@ -274,15 +274,16 @@ class Character:
         >>> stops.tolist(), team[0].position.round(3).tolist()
         (['done', 'done', 'done'], [-1.5, 0.0, 0.0])
         """
-        chars = tuple(characters) if not isinstance(characters, tuple) else characters
+        chars = characters if type(characters) is tuple else tuple(characters)
         n = len(chars)
+        world: Any = chars[0]._world if n and isinstance(chars[0], Character) else None
         for c in chars:
-            if type(c) is not cls and not isinstance(c, Character):
+            if not isinstance(c, Character):
                 raise ValueError(f"characters must hold Character objects, got "
                                  f"{type(c).__name__}")
-        if n and any(c._world is not chars[0]._world for c in chars):
-            raise ValueError("characters must all be in one world")
-        if len({id(c) for c in chars}) != n:
+            if c._world is not world:
+                raise ValueError("characters must all be in one world")
+        if len(set(chars)) != n:
             raise ValueError("characters must be distinct (one is there twice)")
         v, _ = validation.points(velocities, "velocities", allow_single=False, dim=3)
         if v.shape[0] != n:
@@ -290,7 +291,6 @@ class Character:
         step = validation.length(dt, "dt")
         if n == 0:
             return np.zeros(0, dtype=object)
-        world = chars[0]._world
         store: Any = world._store
         block = getattr(store, "_character_block", None)
         if block is None or block.characters != chars:
@@ -307,37 +307,39 @@ class Character:
         if _UPDATE_MANY is None:
             _UPDATE_MANY = registered("kernels3d.character:update_characters")
         since = block.since
-        for i, c in enumerate(chars):
-            since[i] = c._since
+        since[:] = [c._since for c in chars]
         later = []          # rows update's own code does
         body_of = store.bodies.body_of
         table = chars[0]._table
         for mask, rows in block.groups:
             packed = store.pack(mask)
+            # In the air off a moving floor: update's own code (it keeps that velocity).
+            air = [i for i in rows[block.bodies[rows, _kc.B_ON_FLOOR] == 0.0].tolist()
+                   if chars[i]._inherited is not _STILL and chars[i]._inherited.any()]
             pick = rows
-            for i in rows.tolist():
-                c = chars[i]
-                if c._body[_kc.B_ON_FLOOR] == 0.0 and c._inherited is not _STILL \
-                        and c._inherited.any():
-                    later.append(i)         # in the air off a moving floor
-            if later:
-                pick = np.setdiff1d(rows, np.array(later, dtype=np.int64))
+            if air:
+                keep = np.ones(n, dtype=bool)
+                keep[air] = False
+                pick = rows[keep[rows]]
+                later.extend(air)
             threads.run_rows(_UPDATE_MANY, len(pick), packed, table.ready(store, packed),
                              block.bodies, block.contacts, pick, v, since, body_of, count,
                              step, stops, serial_rows=_BATCH_SERIAL, min_chunk=_BATCH_CHUNK)
-            for i in pick.tolist():
+            floors = block.bodies[pick, _kc.B_ON_FLOOR].tolist()
+            for i, stop, seen, floor in zip(pick.tolist(), stops[pick].tolist(),
+                                            since[pick].tolist(), floors):
                 c = chars[i]
-                if stops[i] == _kc.STOP_PYTHON:
+                if stop == _kc.STOP_PYTHON:
                     later.append(i)         # on a body that moved
                     continue
-                c._since = int(since[i])
+                c._since = seen
                 c._touches = None
                 c._riding = False
-                if c._body[_kc.B_ON_FLOOR] != 0.0:
+                if floor != 0.0:
                     if c._inherited is not _STILL:
                         c._inherited = _STILL
                     c._launched = False
-                if stops[i] == _kc.STOP_SQUEEZED:
+                if stop == _kc.STOP_SQUEEZED:
                     c._recover(packed)
         for i in later:
             x, y, z = v[i].tolist()
