@@ -462,16 +462,21 @@ def update_character(world, carry_alive, carry_flags, body, wish_x, wish_y, wish
             x2, y2, z2, s2, _, _ = _slide(world, body, sx + raised * ux, sy + raised * uy,
                                           sz + raised * uz, ohx, ohy, ohz, half, up, wf, wi,
                                           cand, scratch)
+            # Kept only if it got farther along the (level) wish; the way down along up
+            # leaves that progress as it is, so a raised walk a wall cut short too is
+            # given up before the cast down (a blocked walker's every frame).
+            farther = _progress(sx, sy, sz, x2, y2, z2, ex, ey, ez) > walked + skin
             down = raised + skin * 4.0
-            f, hit = _cast(world, x2, y2, z2, half, up, radius, skin, -down * ux, -down * uy,
-                           -down * uz, wi, cand)
-            if hit and s2 != STOP_STUCK:
+            hit = False
+            if farther and s2 != STOP_STUCK:
+                f, hit = _cast(world, x2, y2, z2, half, up, radius, skin, -down * ux,
+                               -down * uy, -down * uz, wi, cand)
+            if hit:
                 x2 -= f * down * ux
                 y2 -= f * down * uy
                 z2 -= f * down * uz
                 gained = _progress(sx, sy, sz, x2, y2, z2, ux, uy, uz)
-                if (_progress(sx, sy, sz, x2, y2, z2, ex, ey, ez) > walked + skin
-                        and gained > skin and gained <= step + skin
+                if (gained > skin and gained <= step + skin
                         and _supported(world, body, x2, y2, z2, half, up, base, wf, wi,
                                        cand, contacts)):
                     x1, y1, z1 = x2, y2, z2
