@@ -231,12 +231,12 @@ class Character:
         floor. One call of
         :func:`~sidestep.kernels3d.character.update_characters` (on the threads
         :mod:`sidestep.threads` allows) walks every character of a mask, the push of
-        the bodies moved since its last frame included. The others are finished by
+        the bodies moved since its last frame included (and the way out of a pinch
+        for one a body squeezed against a wall). The others are finished by
         :meth:`update`'s own code, one by one: a character standing on a body that
         moved (a platform, a lift: the turn turns its facing), one in the air after
-        leaving a moving floor (it keeps that floor's velocity), every one of a world
-        whose obstacles :meth:`World3D.translate` moved, and one a body squeezed
-        against a wall (moved to the nearest spot clear of everything afterwards).
+        leaving a moving floor (it keeps that floor's velocity), and every one of a
+        world whose obstacles :meth:`World3D.translate` moved.
 
         The characters' state is kept in one stacked array the world holds for the
         last list passed (each character's own arrays are views of it): calling
@@ -339,8 +339,6 @@ class Character:
                     if c._inherited is not _STILL:
                         c._inherited = _STILL
                     c._launched = False
-                if stop == _kc.STOP_SQUEEZED:
-                    c._recover(packed)
         for i in later:
             x, y, z = v[i].tolist()
             stops[i] = chars[i]._frame(x, y, z, step)

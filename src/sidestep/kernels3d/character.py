@@ -41,7 +41,7 @@ from ..kernels.borrow import borrow
 from ..kernels.direct import registered
 from ..kernels.row_queue import next_rows
 from .carry import bodies_near, push_from_bodies
-from .moves import STOP_BLOCKED, STOP_DONE, STOP_SLID, STOP_STUCK, _sweep, slide
+from .moves import STOP_BLOCKED, STOP_DONE, STOP_SLID, STOP_STUCK, _sweep, recover, slide
 from .world import (F_REMOVED, S_NORMALS, S_OWNERS, S_PARTS, S_POINTS, S_PRIMS,
                     S_SEPARATIONS, SCRATCH_FLOATS, SCRATCH_INTS, Packed3D, borrowed,
                     penetrations, surface_normal_prim)
@@ -573,8 +573,9 @@ def update_characters(world, table, bodies, contacts, rows, wishes, since, body_
     pushed by the bodies that swept into it (:func:`~.carry.bodies_near`, then
     :func:`~.carry.push_from_bodies`, as :func:`~.carry.push_character`), then walks
     in the world without them (:func:`update_character`). A row standing on a body that
-    moved is left as it is, its stop :data:`STOP_PYTHON`. Writes each row's stop code
-    to ``stops[i]``.
+    moved is left as it is, its stop :data:`STOP_PYTHON`. A row a body squeezed
+    (``STOP_SQUEEZED``) goes to the nearest spot clear of everything (as
+    :meth:`~sidestep.Character.update`). Writes each row's stop code to ``stops[i]``.
     """
     wf = np.zeros(SCRATCH_FLOATS)
     wi = np.zeros(SCRATCH_INTS, dtype=np.int64)
@@ -582,6 +583,7 @@ def update_characters(world, table, bodies, contacts, rows, wishes, since, body_
     mark = np.zeros(table.mark.shape[0], dtype=np.uint8)
     met = np.zeros(table.met.shape[0], dtype=np.int64)
     touch = np.zeros((1, table.contacts.shape[1]))
+    cand = np.empty(64, dtype=np.int64)
     alive = world.alive.copy()
     flags = world.flags.copy()
     flags[F_REMOVED] = 1
@@ -646,6 +648,27 @@ def update_characters(world, table, bodies, contacts, rows, wishes, since, body_
                 stops[i] = update_character(world, world.alive, world.flags, body,
                                             wishes[i, 0], wishes[i, 1], wishes[i, 2], dt, wf,
                                             wi, contacts[i])
+            if stops[i] == STOP_SQUEEZED:
+                _unsqueeze(world, body, wf, wi, cand)
+
+
+@njit(cache=True)
+def _unsqueeze(world, body, wf, wi, cand):
+    """A character a body squeezed against something it could not pass (the body
+    overlaps it now) goes to the nearest spot clear of everything
+    (:func:`~.moves.recover`: round the door's edge, out of the pinch), never left inside;
+    as :meth:`sidestep.Character._recover`, the same arithmetic."""
+    r = body[B_RADIUS]
+    hh = 0.5 * body[B_HEIGHT]
+    up = np.int64(body[B_UP])
+    ux, uy, uz = _axis(up)
+    x, y, z, ok = recover(world, body[B_FEET] + hh * ux, body[B_FEET + 1] + hh * uy,
+                          body[B_FEET + 2] + hh * uz, max(hh - r, 0.0), up, r, body[B_SKIN],
+                          body[B_SLACK], wf, wi, cand)
+    if ok:
+        body[B_FEET] = x - hh * ux
+        body[B_FEET + 1] = y - hh * uy
+        body[B_FEET + 2] = z - hh * uz
 
 
 @structref.register
