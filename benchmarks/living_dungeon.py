@@ -2,10 +2,10 @@
 
 sidestep's :class:`~sidestep.Character` in a :class:`~sidestep.World3D` whose doors and
 blocks are bodies (one ``set_poses`` a frame; the characters in one
-``Character.update_many`` call, or ``update`` one by one as ``sidestep-loop``) beside pybullet in the same scene: the
-W5 character loop (a kinematic capsule moved by hand, pushed out along
-``getClosestPoints`` normals, a ray down for the floor), with the doors and blocks as
-kinematic boxes moved each frame by ``resetBasePositionAndOrientation``.
+``Character.update_many`` call, or ``update`` one by one as ``sidestep-loop``) beside
+pybullet in the same scene: the W5 character loop (a kinematic capsule moved by hand,
+pushed out along ``getClosestPoints`` normals, a ray down for the floor), with the doors
+and blocks as kinematic boxes moved each frame by ``resetBasePositionAndOrientation``.
 
 The scene (seeded): the Recast dungeon (``sidestep.data``, y up); 100 doors (1.2 m
 wide, 2 m high, 0.1 m thick) each hinged at a spot on a floor and swinging to and fro

@@ -9,8 +9,8 @@ started clear of, at any speed. One frame is one kernel call
 step of a frame works).
 """
 import math
-from dataclasses import dataclass
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
