@@ -1,10 +1,11 @@
 """W8-3D, a living dungeon: 200 turning doors and sliding blocks among 100 characters.
 
 sidestep's :class:`~sidestep.Character` in a :class:`~sidestep.World3D` whose doors and
-blocks are bodies (one ``set_poses`` a frame) beside pybullet in the same scene: the
-W5 character loop (a kinematic capsule moved by hand, pushed out along
-``getClosestPoints`` normals, a ray down for the floor), with the doors and blocks as
-kinematic boxes moved each frame by ``resetBasePositionAndOrientation``.
+blocks are bodies (one ``set_poses`` a frame; the characters in one
+``Character.update_many`` call, or ``update`` one by one as ``sidestep-loop``) beside
+pybullet in the same scene: the W5 character loop (a kinematic capsule moved by hand,
+pushed out along ``getClosestPoints`` normals, a ray down for the floor), with the doors
+and blocks as kinematic boxes moved each frame by ``resetBasePositionAndOrientation``.
 
 The scene (seeded): the Recast dungeon (``sidestep.data``, y up); 100 doors (1.2 m
 wide, 2 m high, 0.1 m thick) each hinged at a spot on a floor and swinging to and fro
@@ -43,7 +44,7 @@ BLOCKS = 100
 CHARACTERS = 100
 DOOR = np.array([1.2, 2.0, 0.1])       # a door's size (x along its width from the hinge)
 BLOCK = np.array([1.0, 1.0, 1.0])
-LIBRARIES = ("sidestep", "pybullet")
+LIBRARIES = ("sidestep", "sidestep-loop", "pybullet")
 
 
 def floor_spots(vertices, triangles, n, rng):
@@ -106,7 +107,8 @@ def steer(feet, goals, target, since):
     return gap * (SPEED / np.maximum(np.linalg.norm(gap, axis=1), 1e-9))[:, None]
 
 
-def run_sidestep(vertices, triangles, hinges, homes, starts, motion):
+def run_sidestep(vertices, triangles, hinges, homes, starts, motion, loop=False):
+    """sidestep's frame: ``Character.update_many`` (``loop``: ``update`` one by one)."""
     import sidestep
     world = sidestep.World3D()
     world.add_mesh(vertices, triangles)
@@ -127,8 +129,11 @@ def run_sidestep(vertices, triangles, hinges, homes, starts, motion):
         yaw, centres = poses(hinges, homes, motion, frame)
         turns = np.vstack([_yaw_quaternions(yaw), np.tile([1.0, 0, 0, 0], (BLOCKS, 1))])
         world.set_poses(bodies, np.vstack([hinges, centres]), turns, DT)
-        for hero, wish in zip(heroes, wishes):
-            hero.update(wish, DT)
+        if loop:
+            for hero, wish in zip(heroes, wishes):
+                hero.update(wish, DT)
+        else:
+            sidestep.Character.update_many(heroes, wishes, DT)
         return np.array([hero.position for hero in heroes])
 
     return step
@@ -203,7 +208,9 @@ def run_pybullet(vertices, triangles, hinges, homes, starts, motion):
     return step
 
 
-RUNNERS = {"sidestep": run_sidestep, "pybullet": run_pybullet}
+RUNNERS = {"sidestep": run_sidestep,
+           "sidestep-loop": lambda *scene: run_sidestep(*scene, loop=True),
+           "pybullet": run_pybullet}
 
 
 def _box_distance(points, centre, half, yaw):

@@ -81,6 +81,12 @@ w3.set_poses([door], [(0.2, 0, 0)], [np.eye(3)])
 hero.update((1, 0, 0), 0.1)                   # a body moved, far from it: bodies_near
 w3.set_pose(door, (-6.2, 0, -6.5), (1, 0, 0, 0))
 hero.update((1, 0, 0), 0.1)                   # one moved onto it: push_from_bodies
+hall = sidestep.World3D()                     # untranslated: the batch frame's kernel
+hall.add_boxes([(-5, -1, -5)], [(5, 0, 5)])
+gate = hall.add_body(hall.add_boxes([(1.0, 0.0, -1.0)], [(1.1, 2.0, 1.0)]))
+guards = [sidestep.Character(hall, (0.5, 0, 0), 0.3, 1.8)]
+hall.set_pose(gate, (-0.3, 0, 0), (1, 0, 0, 0))
+sidestep.Character.update_many(guards, [(1.0, 0, 0)], 0.1)   # pushed by the gate
 import math
 from sidestep import volumes
 from sidestep.volumes import Box, Capsule, Frustum, Point, Ray, Segment, Sphere

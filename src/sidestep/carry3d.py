@@ -177,15 +177,21 @@ class BodyTable:
         ``size`` of it (:func:`sidestep.kernels3d.carry.push_character`, one call with
         the agent's frame ``state``, a ``FrameState`` of ``packed``). ``settings``:
         skin, margin, slack, minimum motion and iterations."""
-        key = self.key
-        if packed.tree is not self.tree or store.bodies.count != key[0] \
-                or store.version != key[1]:
-            self._prepare(store, packed)
+        self.ready(store, packed)
         dx, dy, dz, n = _PUSH(state, self.state, since, skip, rides, x, y, z, size, radius,
                               half, up, *settings)
         if n < 0:
             return dx, dy, dz, None
         return dx, dy, dz, self.met[:n].copy() if n else _NONE
+
+    def ready(self, store: Any, packed: Any) -> Any:
+        """The :class:`~sidestep.kernels3d.carry.BodyTableState` of the bodies' last pose
+        change, for ``packed`` (made anew when either changed)."""
+        key = self.key
+        if packed.tree is not self.tree or store.bodies.count != key[0] \
+                or store.version != key[1]:
+            self._prepare(store, packed)
+        return self.state
 
     def _prepare(self, store: Any, packed: Any) -> None:
         # The arrays for this pose change and packed world, and the state holding them.

@@ -9,15 +9,17 @@ started clear of, at any speed. One frame is one kernel call
 step of a frame works).
 """
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import carry3d as _carry3d
-from . import layers, validation
+from . import layers, threads, validation
 from .layers import ALL
 from ._types import CharacterStop, FloatArray, IntArray, Point3, TouchKind
+from .kernels.direct import registered
 from .kernels3d import character as _kc
 from .kernels3d import moves as _moves
 from .kernels3d import world as _kw
@@ -39,6 +41,43 @@ _FAST = 1e12
 #: The velocity inherited from a floor that does not move (shared, never written).
 _STILL = np.zeros(3)
 _STILL.flags.writeable = False
+#: The stop names by code (an object array: one fancy index names a batch's stops).
+_STOP_NAMES = np.array([_STOPS.get(k, "") for k in range(max(_STOPS) + 1)], dtype=object)
+#: Rows a thread of :meth:`Character.update_many` takes at a time, and below how many
+#: rows one thread does them all (a character's frame costs some 10 us, a crowd agent's
+#: step far less: fewer rows are worth a thread).
+_BATCH_CHUNK = 4
+_BATCH_SERIAL = 64
+_UPDATE_MANY: Any = None     # update_characters' entry point (registered on first use)
+
+
+class _Block:
+    """The state rows and contact buffers of the characters of an
+    :meth:`Character.update_many` call, stacked: each character's ``_body`` and
+    ``_contacts`` are views of its row here, so a batch frame reads and writes them in
+    place. A world keeps the block of its last call; another list of characters moves
+    them into a new one."""
+
+    __slots__ = ("characters", "bodies", "contacts", "groups", "since", "stops")
+
+    def __init__(self, characters: "tuple[Character, ...]") -> None:
+        n = len(characters)
+        self.characters = characters
+        self.bodies = np.zeros((n, _kc.BODY_SIZE))
+        self.contacts = np.zeros((n, MAX_CONTACTS, _kc.CONTACT_FIELDS))
+        self.since = np.zeros(n, dtype=np.int64)
+        self.stops = np.zeros(n, dtype=np.int64)
+        for i, c in enumerate(characters):
+            self.bodies[i] = c._body
+            self.contacts[i] = c._contacts
+            c._body = self.bodies[i]
+            c._contacts = self.contacts[i]
+            c._feet = c._body[_kc.B_FEET:_kc.B_FEET + 3]
+            c._packed = None            # its frame state holds the old arrays
+        # The rows of each mask (int64), in order.
+        masks = np.array([c._mask for c in characters], dtype=np.int64)
+        self.groups = [(int(m), np.flatnonzero(masks == m).astype(np.int64))
+                       for m in dict.fromkeys(masks.tolist())]
 
 
 @dataclass(frozen=True)
@@ -182,6 +221,129 @@ class Character:
         body[_kc.B_STOP] = _moves.STOP_DONE
 
     # ------------------------------------------------------------ per frame
+    @classmethod
+    def update_many(cls, characters: "Sequence[Character]", velocities: Any,
+                    dt: float) -> np.ndarray:
+        """Move many characters one frame, in one kernel call: as :meth:`update` for each.
+
+        Every character ends exactly (bit for bit) where ``c.update(v, dt)`` one by
+        one would leave it: the same position, velocity, stop, contacts, facing and
+        floor. One call of
+        :func:`~sidestep.kernels3d.character.update_characters` (on the threads
+        :mod:`sidestep.threads` allows) walks every character of a mask, the push of
+        the bodies moved since its last frame included (and the way out of a pinch
+        for one a body squeezed against a wall). The others are finished by
+        :meth:`update`'s own code, one by one: a character standing on a body that
+        moved (a platform, a lift: the turn turns its facing), one in the air after
+        leaving a moving floor (it keeps that floor's velocity), and every one of a
+        world whose obstacles :meth:`World3D.translate` moved.
+
+        The characters' state is kept in one stacked array the world holds for the
+        last list passed (each character's own arrays are views of it): calling
+        with the same list every frame costs nothing more; another list moves its
+        characters into a new one.
+
+        Parameters
+        ----------
+        characters : sequence of Character, length n
+            Distinct characters of one world (any masks and sizes).
+        velocities : (n, 3) float64
+            The velocity asked for of each (m/s), as :meth:`update`'s ``velocity``.
+        dt : float >= 0
+            The frame's length (s).
+
+        Returns
+        -------
+        (n,) object ndarray
+            Each character's stop (:attr:`stop`), as :meth:`update` returns it.
+
+        Raises
+        ------
+        ValueError
+            Characters of different worlds, or one twice, ``velocities`` not of
+            shape ``(n, 3)`` or not finite, ``dt`` negative or not finite; no
+            character is moved then.
+
+        Examples
+        --------
+        >>> import numpy as np, sidestep
+        >>> world = sidestep.World3D()
+        >>> floor = world.add_boxes([(-10, -1, -10)], [(10, 0, 10)])
+        >>> team = [sidestep.Character(world, (x, 0, 0), 0.3, 1.8) for x in (-2.0, 0.0, 2.0)]
+        >>> stops = sidestep.Character.update_many(team, np.tile([(1.0, 0, 0)], (3, 1)), 0.5)
+        >>> stops.tolist(), team[0].position.round(3).tolist()
+        (['done', 'done', 'done'], [-1.5, 0.0, 0.0])
+        """
+        chars = characters if type(characters) is tuple else tuple(characters)
+        n = len(chars)
+        world: Any = chars[0]._world if n and isinstance(chars[0], Character) else None
+        for c in chars:
+            if not isinstance(c, Character):
+                raise ValueError(f"characters must hold Character objects, got "
+                                 f"{type(c).__name__}")
+            if c._world is not world:
+                raise ValueError("characters must all be in one world")
+        if len(set(chars)) != n:
+            raise ValueError("characters must be distinct (one is there twice)")
+        v, _ = validation.points(velocities, "velocities", allow_single=False, dim=3)
+        if v.shape[0] != n:
+            raise ValueError(f"velocities must have shape ({n}, 3), got shape {v.shape}")
+        step = validation.length(dt, "dt")
+        if n == 0:
+            return np.zeros(0, dtype=object)
+        store: Any = world._store
+        block = getattr(store, "_character_block", None)
+        if block is None or block.characters != chars:
+            block = store._character_block = _Block(chars)
+        count = store.bodies.count
+        stops = block.stops
+        if store.offsets:
+            # World3D.translate moved obstacles: update's own code for every one.
+            for i, c in enumerate(chars):
+                x, y, z = v[i].tolist()
+                stops[i] = c._frame(x, y, z, step)
+            return _STOP_NAMES[stops]
+        global _UPDATE_MANY
+        if _UPDATE_MANY is None:
+            _UPDATE_MANY = registered("kernels3d.character:update_characters")
+        since = block.since
+        since[:] = [c._since for c in chars]
+        later = []          # rows update's own code does
+        body_of = store.bodies.body_of
+        table = chars[0]._table
+        for mask, rows in block.groups:
+            packed = store.pack(mask)
+            # In the air off a moving floor: update's own code (it keeps that velocity).
+            air = [i for i in rows[block.bodies[rows, _kc.B_ON_FLOOR] == 0.0].tolist()
+                   if chars[i]._inherited is not _STILL and chars[i]._inherited.any()]
+            pick = rows
+            if air:
+                keep = np.ones(n, dtype=bool)
+                keep[air] = False
+                pick = rows[keep[rows]]
+                later.extend(air)
+            threads.run_rows(_UPDATE_MANY, len(pick), packed, table.ready(store, packed),
+                             block.bodies, block.contacts, pick, v, since, body_of, count,
+                             step, stops, serial_rows=_BATCH_SERIAL, min_chunk=_BATCH_CHUNK)
+            floors = block.bodies[pick, _kc.B_ON_FLOOR].tolist()
+            for i, stop, seen, floor in zip(pick.tolist(), stops[pick].tolist(),
+                                            since[pick].tolist(), floors):
+                c = chars[i]
+                if stop == _kc.STOP_PYTHON:
+                    later.append(i)         # on a body that moved
+                    continue
+                c._since = seen
+                c._touches = None
+                c._riding = False
+                if floor != 0.0:
+                    if c._inherited is not _STILL:
+                        c._inherited = _STILL
+                    c._launched = False
+        for i in later:
+            x, y, z = v[i].tolist()
+            stops[i] = chars[i]._frame(x, y, z, step)
+        return _STOP_NAMES[stops]
+
     def update(self, velocity: Point3, dt: float) -> CharacterStop:
         """Move one frame: walk with ``velocity``, fall, climb, ride what carries it.
 
@@ -254,19 +416,23 @@ class Character:
                 self._inherited = _STILL        # landed on a floor that does not move
             self._launched = False
         if stop == _kc.STOP_SQUEEZED:
-            # A body pushed it against something it could not pass: the body overlaps
-            # it now; it goes to the nearest spot clear of everything (round the door's
-            # edge, out of the pinch), never left inside.
-            r = float(body[_kc.B_RADIUS])
-            h = float(body[_kc.B_HEIGHT])
-            up = int(body[_kc.B_UP])
-            centre = self._center()
-            x, y, z, ok = _moves.recover(packed, *centre.tolist(), max(0.5 * h - r, 0.0), up,
-                                         r, self._world.skin, self._world._tolerances()[2],
-                                         *self._scratch, np.empty(64, dtype=np.int64))
-            if ok:
-                self._feet[:] = np.array([x, y, z]) - 0.5 * h * self._up_vector()
+            self._recover(packed)
         return stop
+
+    def _recover(self, packed: Any) -> None:
+        # A body pushed it against something it could not pass: the body overlaps
+        # it now; it goes to the nearest spot clear of everything (round the door's
+        # edge, out of the pinch), never left inside.
+        body = self._body
+        r = float(body[_kc.B_RADIUS])
+        h = float(body[_kc.B_HEIGHT])
+        up = int(body[_kc.B_UP])
+        centre = self._center()
+        x, y, z, ok = _moves.recover(packed, *centre.tolist(), max(0.5 * h - r, 0.0), up,
+                                     r, self._world.skin, self._world._tolerances()[2],
+                                     *self._scratch, np.empty(64, dtype=np.int64))
+        if ok:
+            self._feet[:] = np.array([x, y, z]) - 0.5 * h * self._up_vector()
 
     def _carry(self, packed: Any, dt: float) -> tuple[Any, Any] | None:
         # Obstacles moved since the last frame (World3D.translate, or bodies'

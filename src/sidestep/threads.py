@@ -119,7 +119,8 @@ def _workers() -> int:
     return thread_count()
 
 
-def run_rows(kernel: Callable[..., object], n: int, *args: object, join: bool = True) -> None:
+def run_rows(kernel: Callable[..., object], n: int, *args: object, join: bool = True,
+             serial_rows: int = SERIAL_ROWS, min_chunk: int = MIN_CHUNK) -> None:
     """Call ``kernel(*args, queue)`` on :func:`thread_count` threads until rows ``[0, n)`` are done.
 
     ``join=False`` is for a kernel that itself returns only once every row is done, by
@@ -127,12 +128,13 @@ def run_rows(kernel: Callable[..., object], n: int, *args: object, join: bool = 
     goes on without waiting for the pooled threads to return. Waking a pooled thread and
     being woken by it cost tens of microseconds each on a virtual machine; a thread woken
     after the rows are gone just returns. An error in such a thread is raised by the next
-    call.
+    call. ``serial_rows`` and ``min_chunk`` stand for :data:`SERIAL_ROWS` and
+    :data:`MIN_CHUNK` for a kernel whose rows cost more (a character's frame).
     """
     global _pool, _pool_size
     _raise_unjoined()
     workers = _workers()
-    if n < SERIAL_ROWS or workers == 1:
+    if n < serial_rows or workers == 1:
         kernel(*args, row_queue(0, n, n))
         return
     if _pool is None or _pool_size < workers - 1:
@@ -140,7 +142,7 @@ def run_rows(kernel: Callable[..., object], n: int, *args: object, join: bool = 
             _pool.shutdown(wait=False)
         _pool = ThreadPoolExecutor(max_workers=workers - 1, thread_name_prefix="sidestep")
         _pool_size = workers - 1
-    queue = row_queue(0, n, max(MIN_CHUNK, n // (workers * CHUNKS_PER_THREAD)))
+    queue = row_queue(0, n, max(min_chunk, n // (workers * CHUNKS_PER_THREAD)))
     helpers = [_pool.submit(kernel, *args, queue) for _ in range(workers - 1)]
     kernel(*args, queue)
     if join:

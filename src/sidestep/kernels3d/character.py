@@ -39,9 +39,12 @@ from numba.experimental import structref
 
 from ..kernels.borrow import borrow
 from ..kernels.direct import registered
-from .moves import STOP_BLOCKED, STOP_DONE, STOP_SLID, STOP_STUCK, _sweep, slide
-from .world import (S_NORMALS, S_OWNERS, S_PARTS, S_POINTS, S_PRIMS,
-                    S_SEPARATIONS, Packed3D, borrowed, penetrations, surface_normal_prim)
+from ..kernels.row_queue import next_rows
+from .carry import bodies_near, push_from_bodies
+from .moves import STOP_BLOCKED, STOP_DONE, STOP_SLID, STOP_STUCK, _sweep, recover, slide
+from .world import (F_REMOVED, S_NORMALS, S_OWNERS, S_PARTS, S_POINTS, S_PRIMS,
+                    S_SEPARATIONS, SCRATCH_FLOATS, SCRATCH_INTS, Packed3D, borrowed,
+                    penetrations, surface_normal_prim)
 
 # The state row of one character (float64). Feet, velocity really moved
 # with, speed along up (gravity and jumps), then the last frame's outcome.
@@ -459,16 +462,21 @@ def update_character(world, carry_alive, carry_flags, body, wish_x, wish_y, wish
             x2, y2, z2, s2, _, _ = _slide(world, body, sx + raised * ux, sy + raised * uy,
                                           sz + raised * uz, ohx, ohy, ohz, half, up, wf, wi,
                                           cand, scratch)
+            # Kept only if it got farther along the (level) wish; the way down along up
+            # leaves that progress as it is, so a raised walk a wall cut short too is
+            # given up before the cast down (a blocked walker's every frame).
+            farther = _progress(sx, sy, sz, x2, y2, z2, ex, ey, ez) > walked + skin
             down = raised + skin * 4.0
-            f, hit = _cast(world, x2, y2, z2, half, up, radius, skin, -down * ux, -down * uy,
-                           -down * uz, wi, cand)
-            if hit and s2 != STOP_STUCK:
+            hit = False
+            if farther and s2 != STOP_STUCK:
+                f, hit = _cast(world, x2, y2, z2, half, up, radius, skin, -down * ux,
+                               -down * uy, -down * uz, wi, cand)
+            if hit:
                 x2 -= f * down * ux
                 y2 -= f * down * uy
                 z2 -= f * down * uz
                 gained = _progress(sx, sy, sz, x2, y2, z2, ux, uy, uz)
-                if (_progress(sx, sy, sz, x2, y2, z2, ex, ey, ez) > walked + skin
-                        and gained > skin and gained <= step + skin
+                if (gained > skin and gained <= step + skin
                         and _supported(world, body, x2, y2, z2, half, up, base, wf, wi,
                                        cand, contacts)):
                     x1, y1, z1 = x2, y2, z2
@@ -539,6 +547,128 @@ def update_character(world, carry_alive, carry_flags, body, wish_x, wish_y, wish
     body[B_CARRY + 2] = 0.0
     body[B_JUMP] = math.nan
     return stop
+
+
+#: The stop :func:`update_characters` gives a row it leaves to Python (one riding a moved
+#: body: :meth:`sidestep.Character._frame` carries it).
+STOP_PYTHON = -1
+
+
+@njit(cache=True, nogil=True)
+def update_characters(world, table, bodies, contacts, rows, wishes, since, body_of, count, dt,
+                      stops, queue):
+    """One frame of the characters ``rows`` (int64 indices into ``bodies``) taken from
+    ``queue``: what :meth:`sidestep.Character.update` does for one that stands on no
+    moved body, in one call for all of them.
+
+    ``bodies (n, BODY_SIZE)`` are the characters' state rows, ``contacts (n, k,
+    CONTACT_FIELDS)`` their contact buffers, ``wishes (n, 3)`` the velocities asked for
+    (m/s), ``since (n,)`` the bodies' pose count each has seen, ``dt`` the frame (s).
+    ``world`` is the packed world of the characters' mask, ``table`` the bodies' table
+    (:class:`~sidestep.kernels3d.carry.BodyTableState`, read only: each call has its
+    own buffers, so several threads may share one queue), ``body_of`` the body of each
+    obstacle (-1: none) and ``count`` the bodies' pose count now.
+
+    A row whose bodies moved since it last looked (``count > since[i]``) is first
+    pushed by the bodies that swept into it (:func:`~.carry.bodies_near`, then
+    :func:`~.carry.push_from_bodies`, as :func:`~.carry.push_character`), then walks
+    in the world without them (:func:`update_character`). A row standing on a body that
+    moved is left as it is, its stop :data:`STOP_PYTHON`. A row a body squeezed
+    (``STOP_SQUEEZED``) goes to the nearest spot clear of everything (as
+    :meth:`~sidestep.Character.update`). Writes each row's stop code to ``stops[i]``.
+    """
+    wf = np.zeros(SCRATCH_FLOATS)
+    wi = np.zeros(SCRATCH_INTS, dtype=np.int64)
+    seen = np.zeros(world.alive.shape[0], dtype=np.uint8)
+    mark = np.zeros(table.mark.shape[0], dtype=np.uint8)
+    met = np.zeros(table.met.shape[0], dtype=np.int64)
+    touch = np.zeros((1, table.contacts.shape[1]))
+    cand = np.empty(64, dtype=np.int64)
+    alive = world.alive.copy()
+    flags = world.flags.copy()
+    flags[F_REMOVED] = 1
+    members = table.members
+    member_first = table.member_first
+    while True:
+        first, stop = next_rows(queue)
+        if first >= stop:
+            break
+        for k in range(first, stop):
+            i = rows[k]
+            body = bodies[i]
+            n = -1
+            dx = dy = dz = 0.0
+            if count > since[i]:
+                floor = int(body[B_FLOOR_OBSTACLE]) if body[B_ON_FLOOR] != 0.0 else -1
+                riding = body_of[floor] if 0 <= floor < body_of.shape[0] else -1
+                if riding >= 0 and table.stamp[riding] > since[i]:
+                    stops[i] = STOP_PYTHON
+                    continue
+                up = int(body[B_UP])
+                h = body[B_HEIGHT]
+                r = body[B_RADIUS]
+                half = max(0.5 * h - r, 0.0)
+                px = body[B_FEET]
+                py = body[B_FEET + 1]
+                pz = body[B_FEET + 2]
+                if up == 0:
+                    px += 0.5 * h
+                elif up == 1:
+                    py += 0.5 * h
+                else:
+                    pz += 0.5 * h
+                skin = body[B_SKIN]
+                if bodies_near(table.stamp, table.reach, table.grid, table.first, table.items,
+                               since[i], riding, px, py, pz, r + half + 2.0 * skin):
+                    dx, dy, dz, n = push_from_bodies(
+                        world, seen, table.flags, since[i], table.stamp, table.reach,
+                        table.grid, table.first, table.items, mark, table.angles, table.axes,
+                        table.rotations0, table.positions0, table.positions1, members,
+                        member_first, table.prims, table.prim_first, riding, px, py, pz, r,
+                        half, up, skin, body[B_MARGIN], body[B_SLACK], body[B_MIN_MOTION],
+                        int(body[B_MAX_ITERATIONS]), wf, wi, touch, met)
+                since[i] = count
+            if n > 0:
+                # Pushed: carried by the push in the world without the pushers.
+                body[B_CARRY] = 0.0 + dx
+                body[B_CARRY + 1] = 0.0 + dy
+                body[B_CARRY + 2] = 0.0 + dz
+                for j in range(n):
+                    b = met[j]
+                    for t in range(member_first[b], member_first[b + 1]):
+                        alive[members[t]] = 0
+                stops[i] = update_character(world, alive, flags, body, wishes[i, 0],
+                                            wishes[i, 1], wishes[i, 2], dt, wf, wi,
+                                            contacts[i])
+                for j in range(n):
+                    b = met[j]
+                    for t in range(member_first[b], member_first[b + 1]):
+                        alive[members[t]] = world.alive[members[t]]
+            else:
+                stops[i] = update_character(world, world.alive, world.flags, body,
+                                            wishes[i, 0], wishes[i, 1], wishes[i, 2], dt, wf,
+                                            wi, contacts[i])
+            if stops[i] == STOP_SQUEEZED:
+                _unsqueeze(world, body, wf, wi, cand)
+
+
+@njit(cache=True)
+def _unsqueeze(world, body, wf, wi, cand):
+    """A character a body squeezed against something it could not pass (the body
+    overlaps it now) goes to the nearest spot clear of everything
+    (:func:`~.moves.recover`: round the door's edge, out of the pinch), never left inside;
+    as :meth:`sidestep.Character._recover`, the same arithmetic."""
+    r = body[B_RADIUS]
+    hh = 0.5 * body[B_HEIGHT]
+    up = np.int64(body[B_UP])
+    ux, uy, uz = _axis(up)
+    x, y, z, ok = recover(world, body[B_FEET] + hh * ux, body[B_FEET + 1] + hh * uy,
+                          body[B_FEET + 2] + hh * uz, max(hh - r, 0.0), up, r, body[B_SKIN],
+                          body[B_SLACK], wf, wi, cand)
+    if ok:
+        body[B_FEET] = x - hh * ux
+        body[B_FEET + 1] = y - hh * uy
+        body[B_FEET + 2] = z - hh * uz
 
 
 @structref.register
