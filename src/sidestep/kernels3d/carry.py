@@ -379,13 +379,24 @@ def push_character(state, table, since, skip, rides, px, py, pz, size, radius, h
     ``state`` (a :class:`~sidestep.kernels3d.character.FrameState`: its world and
     scratch buffers) and the bodies of ``table`` (a :class:`BodyTableState`).
     """
+    return push_near(state.world, table, table.seen, table.mark, table.contacts, table.met,
+                     since, skip, rides, px, py, pz, size, radius, half, up, skin, margin,
+                     slack, min_motion, max_iterations, state.wf, state.wi)
+
+
+@njit(cache=True, forceinline=True)
+def push_near(world, table, seen, mark, contacts, met, since, skip, rides, px, py, pz, size,
+              radius, half, up, skin, margin, slack, min_motion, max_iterations, wf, wi):
+    """:func:`push_character`'s answer with the caller's own buffers (``seen``, ``mark``,
+    ``contacts``, ``met`` as :class:`BodyTableState` holds them, ``wf``, ``wi``: a
+    world's scratch), so that threads sharing one ``table`` each write only their own
+    (:func:`~sidestep.kernels3d.character.update_characters`)."""
     if not rides and not bodies_near(table.stamp, table.reach, table.grid, table.first,
                                      table.items, since, skip, px, py, pz, size):
         return 0.0, 0.0, 0.0, -1
-    return push_from_bodies(state.world, table.seen, table.flags, since, table.stamp,
-                            table.reach, table.grid, table.first, table.items, table.mark,
-                            table.angles, table.axes, table.rotations0, table.positions0,
-                            table.positions1, table.members, table.member_first, table.prims,
-                            table.prim_first, skip, px, py, pz, radius, half, up, skin, margin,
-                            slack, min_motion, max_iterations, state.wf, state.wi,
-                            table.contacts, table.met)
+    return push_from_bodies(world, seen, table.flags, since, table.stamp, table.reach,
+                            table.grid, table.first, table.items, mark, table.angles,
+                            table.axes, table.rotations0, table.positions0, table.positions1,
+                            table.members, table.member_first, table.prims, table.prim_first,
+                            skip, px, py, pz, radius, half, up, skin, margin, slack,
+                            min_motion, max_iterations, wf, wi, contacts, met)

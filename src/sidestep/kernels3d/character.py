@@ -40,7 +40,7 @@ from numba.experimental import structref
 from ..kernels.borrow import borrow
 from ..kernels.direct import registered
 from ..kernels.row_queue import next_rows
-from .carry import bodies_near, push_from_bodies
+from .carry import push_near
 from .moves import STOP_BLOCKED, STOP_DONE, STOP_SLID, STOP_STUCK, _sweep, recover, slide
 from .world import (F_REMOVED, S_NORMALS, S_OWNERS, S_PARTS, S_POINTS, S_PRIMS,
                     S_SEPARATIONS, SCRATCH_FLOATS, SCRATCH_INTS, Packed3D, borrowed,
@@ -570,8 +570,8 @@ def update_characters(world, table, bodies, contacts, rows, wishes, since, body_
     obstacle (-1: none) and ``count`` the bodies' pose count now.
 
     A row whose bodies moved since it last looked (``count > since[i]``) is first
-    pushed by the bodies that swept into it (:func:`~.carry.bodies_near`, then
-    :func:`~.carry.push_from_bodies`, as :func:`~.carry.push_character`), then walks
+    pushed by the bodies that swept into it (:func:`~.carry.push_near`, as
+    :func:`~.carry.push_character` with this thread's buffers), then walks
     in the world without them (:func:`update_character`). A row standing on a body that
     moved is left as it is, its stop :data:`STOP_PYTHON`. A row a body squeezed
     (``STOP_SQUEEZED``) goes to the nearest spot clear of everything (as
@@ -618,15 +618,10 @@ def update_characters(world, table, bodies, contacts, rows, wishes, since, body_
                 else:
                     pz += 0.5 * h
                 skin = body[B_SKIN]
-                if bodies_near(table.stamp, table.reach, table.grid, table.first, table.items,
-                               since[i], riding, px, py, pz, r + half + 2.0 * skin):
-                    dx, dy, dz, n = push_from_bodies(
-                        world, seen, table.flags, since[i], table.stamp, table.reach,
-                        table.grid, table.first, table.items, mark, table.angles, table.axes,
-                        table.rotations0, table.positions0, table.positions1, members,
-                        member_first, table.prims, table.prim_first, riding, px, py, pz, r,
-                        half, up, skin, body[B_MARGIN], body[B_SLACK], body[B_MIN_MOTION],
-                        int(body[B_MAX_ITERATIONS]), wf, wi, touch, met)
+                dx, dy, dz, n = push_near(
+                    world, table, seen, mark, touch, met, since[i], riding, False, px, py, pz,
+                    r + half + 2.0 * skin, r, half, up, skin, body[B_MARGIN], body[B_SLACK],
+                    body[B_MIN_MOTION], int(body[B_MAX_ITERATIONS]), wf, wi)
                 since[i] = count
             if n > 0:
                 # Pushed: carried by the push in the world without the pushers.
