@@ -124,6 +124,22 @@ def test_climbs_step_of_0_25_with_step_height_0_3():
     assert hero.floor_obstacle == 1
 
 
+def test_climbs_a_step_it_meets_while_sliding_along_a_wall():
+    # Pressed diagonally into a tall wall (touched above the step height, which alone
+    # is no step to try), it slides along it onto a 0.25 step: the step's nose
+    # touching it low makes it try, and it climbs without slowing down.
+    world = step_world(0.25)
+    world.add_boxes([(-20.0, 0.0, 0.5)], [(20.0, 3.0, 1.0)])
+    hero = Character(world, (0.0, 0.0, 0.0), 0.3, 1.8, step_height=0.3)
+    path = walk(hero, (2.0, 0.0, 2.0), 90)
+    # Without losing speed along the wall: 2 m/s along x every frame, up the step too.
+    np.testing.assert_allclose(np.diff(path[:, 0]), 2.0 * DT, rtol=1e-9)
+    assert hero.on_floor and hero.on_wall
+    assert hero.position[1] == pytest.approx(0.25, abs=1e-5)
+    assert hero.position[0] > 2.5
+    assert hero.position[2] == pytest.approx(0.5 - 0.3, abs=1e-4)
+
+
 def test_blocked_by_step_of_0_35():
     hero = Character(step_world(0.35), (0.0, 0.0, 0.0), 0.3, 1.8, step_height=0.3)
     path = walk(hero, (2.0, 0.0, 0.0), 90)

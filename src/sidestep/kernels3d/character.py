@@ -42,7 +42,7 @@ from ..kernels.direct import registered
 from ..kernels.row_queue import next_rows
 from .carry import push_near
 from .moves import STOP_BLOCKED, STOP_DONE, STOP_SLID, STOP_STUCK, _sweep, recover, slide
-from .world import (F_REMOVED, S_NORMALS, S_OWNERS, S_PARTS, S_POINTS, S_PRIMS,
+from .world import (F_REMOVED, MAX_PLANES, S_NORMALS, S_OWNERS, S_PARTS, S_POINTS, S_PRIMS,
                     S_SEPARATIONS, SCRATCH_FLOATS, SCRATCH_INTS, Packed3D, borrowed,
                     penetrations, surface_normal_prim)
 
@@ -321,6 +321,39 @@ def _steep_touching(world, body, cx, cy, cz, half, up, base, wf, wi, cand):
 
 
 @njit(cache=True)
+def _steppable(world, body, cx, cy, cz, half, up, base, walk, wf, wi, cand):
+    """Whether a walk of length ``walk`` cut short at ``c`` may have met a step: a
+    surface within ``walk`` and two skins of the capsule there (whatever the walk
+    touched: a round edge it slid up along is left below it) at a point higher than
+    its feet (``base``, along up) by more than the skin but by no more than ``step``
+    and two skins (a step's nose or side).
+
+    A step is kept only if the character lands on a floor at most ``step`` above
+    its feet. A walk stopped where nothing touches it that low (the side of a wall
+    or a door: a character wider than its step touches an upright wall above its
+    step height) is not tried as a step (a cast up, a raised slide and a cast down:
+    a third of a blocked walker's frame). Everything lower counts, the floor it
+    walks on included: a walk up a slope cut short by a wall is kept as a step onto
+    the slope farther on (a level walk from higher up gets farther), as before.
+    """
+    world = borrowed(world)
+    ux, uy, uz = _axis(up)
+    skin = body[B_SKIN]
+    n = penetrations(world, cx, cy, cz, half, up, body[B_RADIUS],
+                     max(body[B_REACH], walk + 2.0 * skin), True, wf, wi, cand)
+    if n == MAX_PLANES:
+        return True         # maybe more than the buffer holds: tried as before
+    low = base + skin
+    top = base + body[B_STEP] + 2.0 * skin
+    for t in range(n):
+        h = wf[S_POINTS + 3 * t] * ux + wf[S_POINTS + 3 * t + 1] * uy + \
+            wf[S_POINTS + 3 * t + 2] * uz
+        if low < h <= top:
+            return True
+    return False
+
+
+@njit(cache=True)
 def _progress(x0, y0, z0, x1, y1, z1, hx, hy, hz):
     """How far ``p1 - p0`` goes along the unit direction ``h``."""
     return (x1 - x0) * hx + (y1 - y0) * hy + (z1 - z0) * hz
@@ -454,7 +487,9 @@ def update_character(world, carry_alive, carry_flags, body, wish_x, wish_y, wish
         ey = ohy / h_len
         ez = ohz / h_len
         walked = _progress(sx, sy, sz, x1, y1, z1, ex, ey, ez)
-        if walked < ix * ex + iy * ey + iz * ez - 2.0 * skin and body[B_STEP] > 0.0:
+        if walked < ix * ex + iy * ey + iz * ez - 2.0 * skin and body[B_STEP] > 0.0 and \
+                (flattened or _steppable(world, body, x1, y1, z1, half, up, base,
+                                         h_len + abs(rise), wf, wi, cand)):
             step = body[B_STEP]
             f, _ = _cast(world, sx, sy, sz, half, up, radius, skin, step * ux, step * uy,
                          step * uz, wi, cand)
