@@ -58,7 +58,8 @@ def _answers(world, reference, rng, n=48, moves=True, height=0.0, outside=False)
     p = rng.uniform(-6, 6, (n, 3))
     d = rng.uniform(-4, 4, (n, 3))
     if outside:
-        p = p[world.clearance(p) > 0.05]
+        keep = world.clearance(p) > 0.05
+        p, d = p[keep], d[keep]
     np.testing.assert_allclose(world.clearance(p), reference.clearance(p), **close)
     got, ref = world.nearest(p), reference.nearest(p)
     np.testing.assert_allclose(got.distance, ref.distance, **close)
