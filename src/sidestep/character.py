@@ -423,16 +423,7 @@ class Character:
         # A body pushed it against something it could not pass: the body overlaps
         # it now; it goes to the nearest spot clear of everything (round the door's
         # edge, out of the pinch), never left inside.
-        body = self._body
-        r = float(body[_kc.B_RADIUS])
-        h = float(body[_kc.B_HEIGHT])
-        up = int(body[_kc.B_UP])
-        centre = self._center()
-        x, y, z, ok = _moves.recover(packed, *centre.tolist(), max(0.5 * h - r, 0.0), up,
-                                     r, self._world.skin, self._world._tolerances()[2],
-                                     *self._scratch, np.empty(64, dtype=np.int64))
-        if ok:
-            self._feet[:] = np.array([x, y, z]) - 0.5 * h * self._up_vector()
+        _kc.unsqueeze(packed, self._body, *self._scratch, np.empty(64, dtype=np.int64))
 
     def _carry(self, packed: Any, dt: float) -> tuple[Any, Any] | None:
         # Obstacles moved since the last frame (World3D.translate, or bodies'

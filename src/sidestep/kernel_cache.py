@@ -138,6 +138,7 @@ KERNELS: dict[str, tuple[str, float]] = {
     "kernels3d.character:frame_state": ("P3 F1 F1 I1 F2", 0.3),
     "kernels3d.character:update_frame": ("K3 f f f f", 0.5),
     "kernels3d.character:update_characters": ("P3 T3 F2 F3 I1 F2 I1 I1 i f I1 I1", 5),
+    "kernels3d.character:unsqueeze": ("P3 F1 F1 I1 I1", 0.5),
     "kernels3d.carry:bodies_near": ("I1 F2 F1 I1 I1 i i f f f f", 0.2),
     "kernels3d.carry:reach_cells": ("F2", 0.3),
     "kernels3d.carry:reach_boxes": ("I1 F2 F2 I1 I1 I1 F2 F2 F1", 0.3),
@@ -194,6 +195,7 @@ PARTS: dict[str, tuple[str, ...]] = {
                                              "kernels3d.character:classify"),
     "kernels3d.character:update_frame": ("kernels3d.character:update_character",),
     "kernels3d.character:update_characters": ("kernels3d.character:update_character",),
+    "kernels3d.character:unsqueeze": ("kernels3d.moves:recover",),
 }
 
 #: Kernels each command calls (the demo's world has circles and walls only,

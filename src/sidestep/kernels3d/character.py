@@ -679,15 +679,16 @@ def update_characters(world, table, bodies, contacts, rows, wishes, since, body_
                                             wishes[i, 0], wishes[i, 1], wishes[i, 2], dt, wf,
                                             wi, contacts[i])
             if stops[i] == STOP_SQUEEZED:
-                _unsqueeze(world, body, wf, wi, cand)
+                unsqueeze(world, body, wf, wi, cand)
 
 
 @njit(cache=True)
-def _unsqueeze(world, body, wf, wi, cand):
-    """A character a body squeezed against something it could not pass (the body
-    overlaps it now) goes to the nearest spot clear of everything
-    (:func:`~.moves.recover`: round the door's edge, out of the pinch), never left inside;
-    as :meth:`sidestep.Character._recover`, the same arithmetic."""
+def unsqueeze(world, body, wf, wi, cand):
+    """The character of state row ``body`` that a body squeezed against something it
+    could not pass (the body overlaps it now) goes to the nearest spot clear of
+    everything (:func:`~.moves.recover`: round the door's edge, out of the pinch),
+    never left inside: its feet are written in place. :func:`update_characters` and
+    :meth:`sidestep.Character.update` both end a squeezed frame with it."""
     r = body[B_RADIUS]
     hh = 0.5 * body[B_HEIGHT]
     up = np.int64(body[B_UP])
