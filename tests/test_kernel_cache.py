@@ -87,6 +87,10 @@ gate = hall.add_body(hall.add_boxes([(1.0, 0.0, -1.0)], [(1.1, 2.0, 1.0)]))
 guards = [sidestep.Character(hall, (0.5, 0, 0), 0.3, 1.8)]
 hall.set_pose(gate, (-0.3, 0, 0), (1, 0, 0, 0))
 sidestep.Character.update_many(guards, [(1.0, 0, 0)], 0.1)   # pushed by the gate
+lift = hall.add_body(hall.add_boxes([(-4, 0, -4)], [(-3, 0.2, -3)]))
+rider = sidestep.Character(hall, (-3.5, 0.2, -3.5), 0.3, 1.8)
+hall.set_pose(lift, (0, 0.05, 0), (1, 0, 0, 0))
+rider.update((0, 0, 0), 0.1)                  # on a body that moved: ride_of
 import math
 from sidestep import volumes
 from sidestep.volumes import Box, Capsule, Frustum, Point, Ray, Segment, Sphere

@@ -184,6 +184,15 @@ class BodyTable:
             return dx, dy, dz, None
         return dx, dy, dz, self.met[:n].copy() if n else _NONE
 
+    def ride(self, store: Any, packed: Any, body: int, x: float, y: float, z: float
+             ) -> tuple[float, float, float]:
+        """How far ``body``'s last pose change carried its point ``(x, y, z)`` (the feet
+        of a character on it) (:func:`sidestep.kernels3d.carry.ride`)."""
+        global _RIDE
+        if _RIDE is None:
+            _RIDE = _entry("ride_of")
+        return _RIDE(self.ready(store, packed), body, x, y, z)
+
     def ready(self, store: Any, packed: Any) -> Any:
         """The :class:`~sidestep.kernels3d.carry.BodyTableState` of the bodies' last pose
         change, for ``packed`` (made anew when either changed)."""
@@ -249,6 +258,7 @@ _CONTACT = np.zeros((1, _CONTACT_FIELDS))
 _ENTRIES: dict[str, Any] = {}
 _NEAR: Any = None       # bodies_near's and push_character's entry points (BodyTable sets
 _PUSH: Any = None       # them)
+_RIDE: Any = None       # ride_of's
 # Writable (though empty): the move kernels are compiled for writable arrays only.
 _NONE = np.zeros(0, dtype=np.int64)
 

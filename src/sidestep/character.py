@@ -58,7 +58,8 @@ class _Block:
     place. A world keeps the block of its last call; another list of characters moves
     them into a new one."""
 
-    __slots__ = ("characters", "bodies", "contacts", "groups", "since", "stops")
+    __slots__ = ("characters", "bodies", "contacts", "groups", "since", "stops", "rode",
+                 "rides")
 
     def __init__(self, characters: "tuple[Character, ...]") -> None:
         n = len(characters)
@@ -67,6 +68,10 @@ class _Block:
         self.contacts = np.zeros((n, MAX_CONTACTS, _kc.CONTACT_FIELDS))
         self.since = np.zeros(n, dtype=np.int64)
         self.stops = np.zeros(n, dtype=np.int64)
+        # How far the body each stood on carried it this frame, and that body plus one
+        # (0: none): update_characters' rides, finished by Character._rode.
+        self.rode = np.zeros((n, 3))
+        self.rides = np.zeros(n, dtype=np.int64)
         for i, c in enumerate(characters):
             self.bodies[i] = c._body
             self.contacts[i] = c._contacts
@@ -232,11 +237,12 @@ class Character:
         :func:`~sidestep.kernels3d.character.update_characters` (on the threads
         :mod:`sidestep.threads` allows) walks every character of a mask, the push of
         the bodies moved since its last frame included (and the way out of a pinch
-        for one a body squeezed against a wall). The others are finished by
-        :meth:`update`'s own code, one by one: a character standing on a body that
-        moved (a platform, a lift: the turn turns its facing), one in the air after
-        leaving a moving floor (it keeps that floor's velocity), and every one of a
-        world whose obstacles :meth:`World3D.translate` moved.
+        for one a body squeezed against a wall), and the ride of one standing on a
+        body that moved (a platform, a lift; the turn of its facing and the floor's
+        velocity it keeps are set after the call). The others are finished by
+        :meth:`update`'s own code, one by one: one in the air after leaving a moving
+        floor (it keeps that floor's velocity), and every one of a world whose
+        obstacles :meth:`World3D.translate` moved.
 
         The characters' state is kept in one stacked array the world holds for the
         last list passed (each character's own arrays are views of it): calling
@@ -324,19 +330,19 @@ class Character:
                 later.extend(air)
             threads.run_rows(_UPDATE_MANY, len(pick), packed, table.ready(store, packed),
                              block.bodies, block.contacts, pick, v, since, body_of, count,
-                             step, stops, serial_rows=_BATCH_SERIAL, min_chunk=_BATCH_CHUNK)
+                             step, stops, block.rode, block.rides, serial_rows=_BATCH_SERIAL,
+                             min_chunk=_BATCH_CHUNK)
             floors = block.bodies[pick, _kc.B_ON_FLOOR].tolist()
-            for i, stop, seen, floor in zip(pick.tolist(), stops[pick].tolist(),
-                                            since[pick].tolist(), floors):
+            for i, seen, floor, rode in zip(pick.tolist(), since[pick].tolist(), floors,
+                                            block.rides[pick].tolist()):
                 c = chars[i]
-                if stop == _kc.STOP_PYTHON:
-                    later.append(i)         # on a body that moved
-                    continue
                 c._since = seen
                 c._touches = None
                 c._riding = False
+                if rode:
+                    c._rode(rode - 1, block.rode[i].copy(), step)    # on a body that moved
                 if floor != 0.0:
-                    if c._inherited is not _STILL:
+                    if not c._riding and c._inherited is not _STILL:
                         c._inherited = _STILL
                     c._launched = False
         for i in later:
@@ -507,20 +513,26 @@ class Character:
         rode = np.zeros(3)
         carriers = []
         if rides:
-            feet = self.position
-            turn = bodies.rotation[riding] @ bodies.previous_rotation[riding].T
-            rode = turn @ (feet - bodies.previous_position[riding]) \
-                + bodies.position[riding] - feet
-            facing = turn @ self._facing
-            facing[up] = 0.0
-            if np.linalg.norm(facing) > 0.0:
-                self._facing = facing / np.linalg.norm(facing)
-            self._inherited = rode / dt if dt > 0.0 else np.zeros(3)
-            self._riding = True
+            rode = np.array(self._table.ride(store, packed, riding, *self._feet.tolist()))
+            self._rode(riding, rode, dt)
             carriers.append(bodies.members[riding])
         carriers.extend(bodies.members[b] for b in pushers)
         ids = np.concatenate(carriers) if carriers else np.zeros(0, dtype=np.int64)
         return rode, pushed, ids
+
+    def _rode(self, riding: int, rode: FloatArray, dt: float) -> None:
+        # It stood on body `riding`, which carried its feet by `rode` this frame: its
+        # facing turns with the body, and it keeps the body's velocity for when it
+        # leaves it (update and update_many alike).
+        bodies = self._world._store.bodies
+        up = int(self._body[_kc.B_UP])
+        turn = bodies.rotation[riding] @ bodies.previous_rotation[riding].T
+        facing = turn @ self._facing
+        facing[up] = 0.0
+        if np.linalg.norm(facing) > 0.0:
+            self._facing = facing / np.linalg.norm(facing)
+        self._inherited = rode / dt if dt > 0.0 else np.zeros(3)
+        self._riding = True
 
     @property
     def facing(self) -> FloatArray:

@@ -137,7 +137,8 @@ KERNELS: dict[str, tuple[str, float]] = {
     "kernels3d.character:update_character": ("P3 U1 I1 F1 f f f f F1 I1 F2", 4),
     "kernels3d.character:frame_state": ("P3 F1 F1 I1 F2", 0.3),
     "kernels3d.character:update_frame": ("K3 f f f f", 0.5),
-    "kernels3d.character:update_characters": ("P3 T3 F2 F3 I1 F2 I1 I1 i f I1 I1", 5),
+    "kernels3d.character:update_characters": ("P3 T3 F2 F3 I1 F2 I1 I1 i f I1 F2 I1 I1",
+                                              5),
     "kernels3d.character:unsqueeze": ("P3 F1 F1 I1 I1", 0.5),
     "kernels3d.carry:bodies_near": ("I1 F2 F1 I1 I1 i i f f f f", 0.2),
     "kernels3d.carry:reach_cells": ("F2", 0.3),
@@ -145,6 +146,7 @@ KERNELS: dict[str, tuple[str, float]] = {
     "kernels3d.carry:body_table_state": ("U1 I1 I1 F2 F1 I1 I1 U1 F1 F2 F3 F2 F2 I1 I1 I1 I1 F2 "
                                          "I1", 0.3),
     "kernels3d.carry:push_character": ("K3 T3 i i b f f f f f f i f f f f i", 4),
+    "kernels3d.carry:ride_of": ("T3 i f f f", 0.2),
     # Bounding volumes: one pair, many items (culling), world queries.
     "kernels3d.volumes:contains_pair": ("R1 R1 f F2", 3),
     "kernels3d.volumes:intersects_pair": ("R1 R1 f F2", 2.5),

@@ -368,6 +368,26 @@ def body_table_state(seen, flags, stamp, reach, grid, first, items, mark, angles
                           prim_first, contacts, met)
 
 
+@njit(cache=True, forceinline=True)
+def ride(table, b, fx, fy, fz):
+    """How far body ``b``'s last pose change carried the point ``f`` of it (the feet of a
+    character standing on it): ``(dx, dy, dz)``, the point turned by the body's turn
+    (``table.axes[b]``, ``table.angles[b]``: ``R R_previous^T``) about the body's old
+    position and moved to its new one, less ``f``."""
+    t0 = table.positions0[b]
+    t1 = table.positions1[b]
+    wx, wy, wz = _turned(table.axes[b], table.angles[b], fx - t0[0], fy - t0[1], fz - t0[2])
+    return wx + t1[0] - fx, wy + t1[1] - fy, wz + t1[2] - fz
+
+
+@njit(cache=True)
+def ride_of(table, b, fx, fy, fz):
+    """:func:`ride`, called from Python (:meth:`sidestep.Character.update` for a
+    character on a body that moved; :func:`~.character.update_characters` calls
+    :func:`ride` itself)."""
+    return ride(table, b, fx, fy, fz)
+
+
 @njit(cache=True)
 def push_character(state, table, since, skip, rides, px, py, pz, size, radius, half, up,
                    skin, margin, slack, min_motion, max_iterations):

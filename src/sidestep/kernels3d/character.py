@@ -40,7 +40,7 @@ from numba.experimental import structref
 from ..kernels.borrow import borrow
 from ..kernels.direct import registered
 from ..kernels.row_queue import next_rows
-from .carry import push_near
+from .carry import push_near, ride
 from .moves import STOP_BLOCKED, STOP_DONE, STOP_SLID, STOP_STUCK, _sweep, recover, slide
 from .world import (F_REMOVED, MAX_PLANES, S_NORMALS, S_OWNERS, S_PARTS, S_POINTS, S_PRIMS,
                     S_SEPARATIONS, SCRATCH_FLOATS, SCRATCH_INTS, Packed3D, borrowed,
@@ -584,17 +584,12 @@ def update_character(world, carry_alive, carry_flags, body, wish_x, wish_y, wish
     return stop
 
 
-#: The stop :func:`update_characters` gives a row it leaves to Python (one riding a moved
-#: body: :meth:`sidestep.Character._frame` carries it).
-STOP_PYTHON = -1
-
-
 @njit(cache=True, nogil=True)
 def update_characters(world, table, bodies, contacts, rows, wishes, since, body_of, count, dt,
-                      stops, queue):
+                      stops, rode, rides, queue):
     """One frame of the characters ``rows`` (int64 indices into ``bodies``) taken from
-    ``queue``: what :meth:`sidestep.Character.update` does for one that stands on no
-    moved body, in one call for all of them.
+    ``queue``: what :meth:`sidestep.Character.update` does for one that is not in the
+    air off a moving floor, in one call for all of them.
 
     ``bodies (n, BODY_SIZE)`` are the characters' state rows, ``contacts (n, k,
     CONTACT_FIELDS)`` their contact buffers, ``wishes (n, 3)`` the velocities asked for
@@ -606,11 +601,13 @@ def update_characters(world, table, bodies, contacts, rows, wishes, since, body_
 
     A row whose bodies moved since it last looked (``count > since[i]``) is first
     pushed by the bodies that swept into it (:func:`~.carry.push_near`, as
-    :func:`~.carry.push_character` with this thread's buffers), then walks
-    in the world without them (:func:`update_character`). A row standing on a body that
-    moved is left as it is, its stop :data:`STOP_PYTHON`. A row a body squeezed
-    (``STOP_SQUEEZED``) goes to the nearest spot clear of everything (as
-    :meth:`~sidestep.Character.update`). Writes each row's stop code to ``stops[i]``.
+    :func:`~.carry.push_character` with this thread's buffers) and, standing on a body
+    that moved, carried by it (:func:`~.carry.ride`: ``rode[i]`` is how far, and
+    ``rides[i]`` 1; 0 for the others), then walks in the world without those bodies
+    (:func:`update_character`). A row a body squeezed (``STOP_SQUEEZED``) goes to the
+    nearest spot clear of everything (as :meth:`~sidestep.Character.update`). Writes
+    each row's stop code to ``stops[i]``; the caller turns a rider's facing and keeps
+    its floor's velocity (:meth:`sidestep.Character._rode`).
     """
     wf = np.zeros(SCRATCH_FLOATS)
     wi = np.zeros(SCRATCH_INTS, dtype=np.int64)
@@ -633,12 +630,12 @@ def update_characters(world, table, bodies, contacts, rows, wishes, since, body_
             body = bodies[i]
             n = -1
             dx = dy = dz = 0.0
+            riding = -1
+            rides[i] = 0
             if count > since[i]:
                 floor = int(body[B_FLOOR_OBSTACLE]) if body[B_ON_FLOOR] != 0.0 else -1
                 riding = body_of[floor] if 0 <= floor < body_of.shape[0] else -1
-                if riding >= 0 and table.stamp[riding] > since[i]:
-                    stops[i] = STOP_PYTHON
-                    continue
+                on_moved = riding >= 0 and table.stamp[riding] > since[i]
                 up = int(body[B_UP])
                 h = body[B_HEIGHT]
                 r = body[B_RADIUS]
@@ -654,32 +651,50 @@ def update_characters(world, table, bodies, contacts, rows, wishes, since, body_
                     pz += 0.5 * h
                 skin = body[B_SKIN]
                 dx, dy, dz, n = push_near(
-                    world, table, seen, mark, touch, met, since[i], riding, False, px, py, pz,
-                    r + half + 2.0 * skin, r, half, up, skin, body[B_MARGIN], body[B_SLACK],
-                    body[B_MIN_MOTION], int(body[B_MAX_ITERATIONS]), wf, wi)
+                    world, table, seen, mark, touch, met, since[i], riding, on_moved, px, py,
+                    pz, r + half + 2.0 * skin, r, half, up, skin, body[B_MARGIN],
+                    body[B_SLACK], body[B_MIN_MOTION], int(body[B_MAX_ITERATIONS]), wf, wi)
                 since[i] = count
-            if n > 0:
-                # Pushed: carried by the push in the world without the pushers.
+                if on_moved:
+                    rx, ry, rz = ride(table, riding, body[B_FEET], body[B_FEET + 1],
+                                      body[B_FEET + 2])
+                    rode[i, 0] = rx
+                    rode[i, 1] = ry
+                    rode[i, 2] = rz
+                    rides[i] = riding + 1
+                    dx = rx + dx
+                    dy = ry + dy
+                    dz = rz + dz
+            if n > 0 or rides[i] != 0:
+                # Pushed or carried: moved so in the world without those bodies.
                 body[B_CARRY] = 0.0 + dx
                 body[B_CARRY + 1] = 0.0 + dy
                 body[B_CARRY + 2] = 0.0 + dz
-                for j in range(n):
-                    b = met[j]
-                    for t in range(member_first[b], member_first[b + 1]):
-                        alive[members[t]] = 0
+                _hide(alive, members, member_first, met, n, riding if rides[i] else -1, True,
+                      world.alive)
                 stops[i] = update_character(world, alive, flags, body, wishes[i, 0],
                                             wishes[i, 1], wishes[i, 2], dt, wf, wi,
                                             contacts[i])
-                for j in range(n):
-                    b = met[j]
-                    for t in range(member_first[b], member_first[b + 1]):
-                        alive[members[t]] = world.alive[members[t]]
+                _hide(alive, members, member_first, met, n, riding if rides[i] else -1, False,
+                      world.alive)
             else:
                 stops[i] = update_character(world, world.alive, world.flags, body,
                                             wishes[i, 0], wishes[i, 1], wishes[i, 2], dt, wf,
                                             wi, contacts[i])
             if stops[i] == STOP_SQUEEZED:
                 unsqueeze(world, body, wf, wi, cand)
+
+
+@njit(cache=True, forceinline=True)
+def _hide(alive, members, member_first, met, n, riding, hide, was):
+    # The obstacles of bodies met[:n] and of body `riding` (-1: none) out of `alive`
+    # (hide) or back as `was` has them.
+    for j in range(n + 1):
+        b = met[j] if j < n else riding
+        if b < 0:
+            continue
+        for t in range(member_first[b], member_first[b + 1]):
+            alive[members[t]] = 0 if hide else was[members[t]]
 
 
 @njit(cache=True)
