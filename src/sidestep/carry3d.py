@@ -191,7 +191,8 @@ class BodyTable:
         global _RIDE
         if _RIDE is None:
             _RIDE = _entry("ride_of")
-        return _RIDE(self.ready(store, packed), body, x, y, z)
+        dx, dy, dz = _RIDE(self.ready(store, packed), body, x, y, z)
+        return float(dx), float(dy), float(dz)
 
     def ready(self, store: Any, packed: Any) -> Any:
         """The :class:`~sidestep.kernels3d.carry.BodyTableState` of the bodies' last pose
