@@ -106,6 +106,29 @@ def test_door_squeezing_a_character_into_a_wall_never_pushes_it_through():
     assert "squeezed" in stops
 
 
+def test_two_bodies_closing_on_a_character_squeeze_it_and_never_leave_it_inside():
+    # Two blocks slide towards each other with the character between them: each pushes it
+    # out of itself, and the pushes added up (here to none) leave it pinched. It says
+    # squeezed, and ends every frame clear of both, on the ground, out at the gap's side.
+    world = _ground()
+    left = world.add_body(world.add_boxes([(-1.0, 0.0, -0.5)], [(0.0, 1.5, 0.5)]))
+    right = world.add_body(world.add_boxes([(0.0, 0.0, -0.5)], [(1.0, 1.5, 0.5)]))
+    world.set_pose(left, (-0.35, 0.0, 0.0), dt=DT)
+    world.set_pose(right, (0.35, 0.0, 0.0), dt=DT)
+    hero = sidestep.Character(world, (0.0, 0.0, 0.0), 0.3, 1.8)
+    stops = []
+    for k in range(1, 8):
+        gap = max(0.35 - 0.04 * k, 0.0)
+        world.set_pose(left, (-gap, 0.0, 0.0), dt=DT)
+        world.set_pose(right, (gap, 0.0, 0.0), dt=DT)
+        stops.append(hero.update((0.0, 0.0, 0.0), DT))
+        centre = hero.position + (0.0, 0.9, 0.0)
+        assert len(world.overlapping(centre, 0.3 - 1e-6, 1.8 - 2e-6)) <= 1   # the ground
+        assert abs(hero.position[1]) < 1e-5
+    assert stops[1] == "squeezed"
+    assert hero.position[2] > 0.5                                         # out of the gap
+
+
 def test_facing_must_be_level():
     world = _ground()
     hero = sidestep.Character(world, (0, 0, 0), 0.3, 1.8)

@@ -9,7 +9,9 @@ here) and the per-primitive contacts of
    platform) or of obstacles that moved into it (a door) since the last
    frame, slid in a world without that obstacle, so a platform carries the
    character and a pusher never pushes it through a wall: if a wall stops
-   the carry, the character stays squeezed (``STOP_SQUEEZED``).
+   the carry, or the carry leaves it inside one of those obstacles (two
+   closing on it from two sides), the character stays squeezed
+   (``STOP_SQUEEZED``).
 2. **Walk**: on a floor the wish follows the floor's plane at the wish's
    speed; in the air gravity adds to the speed along ``up``. The move is a
    slide. A walk on a floor that ends higher than the floor's plane leads
@@ -354,6 +356,23 @@ def _steppable(world, body, cx, cy, cz, half, up, base, walk, wf, wi, cand):
 
 
 @njit(cache=True)
+def _pinched(world, carry_alive, body, cx, cy, cz, half, up, wf, wi, cand):
+    """Whether the capsule centred at ``c``, carried there past the obstacles
+    ``carry_alive`` leaves out (a platform, the bodies that pushed it), overlaps one of
+    them: two bodies closing on it from two sides each pushed it out of itself, and the
+    pushes added up leave it inside the other. Such a character is squeezed, as one a
+    body pushed against a wall."""
+    world = borrowed(world)
+    n = penetrations(world, cx, cy, cz, half, up, body[B_RADIUS], 0.0, True, wf, wi, cand)
+    for t in range(n):
+        # Deeper than the skin: a rider carried with its platform stays within a rounding
+        # of it (the walk's slide pushes it out of that).
+        if wf[S_SEPARATIONS + t] < -body[B_SKIN] and carry_alive[wi[S_OWNERS + t]] == 0:
+            return True
+    return False
+
+
+@njit(cache=True)
 def _progress(x0, y0, z0, x1, y1, z1, hx, hy, hz):
     """How far ``p1 - p0`` goes along the unit direction ``h``."""
     return (x1 - x0) * hx + (y1 - y0) * hy + (z1 - z0) * hz
@@ -401,6 +420,9 @@ def update_character(world, carry_alive, carry_flags, body, wish_x, wish_y, wish
         squeezed = gone < (kx * kx + ky * ky + kz * kz) - skin * math.sqrt(kx * kx + ky * ky
                                                                            + kz * kz)
         cx, cy, cz = cx2, cy2, cz2
+    if not squeezed and carry_alive.ctypes.data != world.alive.ctypes.data:
+        # Obstacles carried or pushed it (their pushes may add up to none).
+        squeezed = _pinched(world, carry_alive, body, cx, cy, cz, half, up, wf, wi, cand)
     walk_world = carry_world if squeezed else world
     sx, sy, sz = cx, cy, cz
     base = cx * ux + cy * uy + cz * uz - hh
