@@ -184,15 +184,18 @@ class BodyTable:
             return dx, dy, dz, None
         return dx, dy, dz, self.met[:n].copy() if n else _NONE
 
-    def ride(self, store: Any, packed: Any, body: int, x: float, y: float, z: float
-             ) -> tuple[float, float, float]:
-        """How far ``body``'s last pose change carried its point ``(x, y, z)`` (the feet
-        of a character on it) (:func:`sidestep.kernels3d.carry.ride`)."""
+    def ride(self, store: Any, packed: Any, body: int, feet: FloatArray, facing: FloatArray
+             ) -> tuple[FloatArray, FloatArray]:
+        """What ``body``'s last pose change did to a character on it: ``(rode, turned)``,
+        how far it carried the point ``feet`` and the direction ``facing`` turned by it
+        (:func:`sidestep.kernels3d.carry.ride_of`)."""
         global _RIDE
         if _RIDE is None:
             _RIDE = _entry("ride_of")
-        dx, dy, dz = _RIDE(self.ready(store, packed), body, x, y, z)
-        return float(dx), float(dy), float(dz)
+        x, y, z = feet.tolist()
+        hx, hy, hz = facing.tolist()
+        answer = _RIDE(self.ready(store, packed), body, x, y, z, hx, hy, hz)
+        return np.array(answer[:3]), np.array(answer[3:])
 
     def ready(self, store: Any, packed: Any) -> Any:
         """The :class:`~sidestep.kernels3d.carry.BodyTableState` of the bodies' last pose

@@ -339,8 +339,9 @@ class Character:
                 c._since = seen
                 c._touches = None
                 c._riding = False
-                if rode:
-                    c._rode(rode - 1, block.rode[i].copy(), step)    # on a body that moved
+                if rode:                                             # on a body that moved
+                    _, turned = table.ride(store, packed, rode - 1, c._feet, c._facing)
+                    c._rode(turned, block.rode[i].copy(), step)
                 if floor != 0.0:
                     if not c._riding and c._inherited is not _STILL:
                         c._inherited = _STILL
@@ -513,24 +514,21 @@ class Character:
         rode = np.zeros(3)
         carriers = []
         if rides:
-            rode = np.array(self._table.ride(store, packed, riding, *self._feet.tolist()))
-            self._rode(riding, rode, dt)
+            rode, turned = self._table.ride(store, packed, riding, self._feet, self._facing)
+            self._rode(turned, rode, dt)
             carriers.append(bodies.members[riding])
         carriers.extend(bodies.members[b] for b in pushers)
         ids = np.concatenate(carriers) if carriers else np.zeros(0, dtype=np.int64)
         return rode, pushed, ids
 
-    def _rode(self, riding: int, rode: FloatArray, dt: float) -> None:
-        # It stood on body `riding`, which carried its feet by `rode` this frame: its
-        # facing turns with the body, and it keeps the body's velocity for when it
-        # leaves it (update and update_many alike).
-        bodies = self._world._store.bodies
-        up = int(self._body[_kc.B_UP])
-        turn = bodies.rotation[riding] @ bodies.previous_rotation[riding].T
-        facing = turn @ self._facing
-        facing[up] = 0.0
-        if np.linalg.norm(facing) > 0.0:
-            self._facing = facing / np.linalg.norm(facing)
+    def _rode(self, turned: FloatArray, rode: FloatArray, dt: float) -> None:
+        # It stood on a body that carried its feet by `rode` this frame and turned its
+        # facing to `turned` (BodyTable.ride): the facing stays level, and it keeps the
+        # body's velocity for when it leaves it (update and update_many alike).
+        turned[int(self._body[_kc.B_UP])] = 0.0
+        n = float(np.linalg.norm(turned))
+        if n > 0.0:
+            self._facing = turned / n
         self._inherited = rode / dt if dt > 0.0 else np.zeros(3)
         self._riding = True
 

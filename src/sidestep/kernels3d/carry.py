@@ -381,11 +381,15 @@ def ride(table, b, fx, fy, fz):
 
 
 @njit(cache=True)
-def ride_of(table, b, fx, fy, fz):
-    """:func:`ride`, called from Python (:meth:`sidestep.Character.update` for a
-    character on a body that moved; :func:`~.character.update_characters` calls
-    :func:`ride` itself)."""
-    return ride(table, b, fx, fy, fz)
+def ride_of(table, b, fx, fy, fz, hx, hy, hz):
+    """What body ``b``'s last pose change did to a character standing on it, called from
+    Python: ``(dx, dy, dz, tx, ty, tz)``, :func:`ride` of its feet ``f`` and its facing
+    ``h`` (a direction) turned by the body's turn (:meth:`sidestep.Character.update` for a
+    character on a body that moved; for one :func:`~.character.update_characters` carried
+    (which calls :func:`ride` itself), the facing's turn only)."""
+    dx, dy, dz = ride(table, b, fx, fy, fz)
+    tx, ty, tz = _turned(table.axes[b], table.angles[b], hx, hy, hz)
+    return dx, dy, dz, tx, ty, tz
 
 
 @njit(cache=True)

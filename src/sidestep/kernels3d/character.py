@@ -692,13 +692,12 @@ def update_characters(world, table, bodies, contacts, rows, wishes, since, body_
                 body[B_CARRY] = 0.0 + dx
                 body[B_CARRY + 1] = 0.0 + dy
                 body[B_CARRY + 2] = 0.0 + dz
-                _hide(alive, members, member_first, met, n, riding if rides[i] else -1, True,
-                      world.alive)
+                carrier = riding if rides[i] else -1
+                _hide(alive, members, member_first, met, n, carrier, True, world.alive)
                 stops[i] = update_character(world, alive, flags, body, wishes[i, 0],
                                             wishes[i, 1], wishes[i, 2], dt, wf, wi,
                                             contacts[i])
-                _hide(alive, members, member_first, met, n, riding if rides[i] else -1, False,
-                      world.alive)
+                _hide(alive, members, member_first, met, n, carrier, False, world.alive)
             else:
                 stops[i] = update_character(world, world.alive, world.flags, body,
                                             wishes[i, 0], wishes[i, 1], wishes[i, 2], dt, wf,
