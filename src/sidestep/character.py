@@ -239,10 +239,10 @@ class Character:
         the bodies moved since its last frame included (and the way out of a pinch
         for one a body squeezed against a wall), and the ride of one standing on a
         body that moved (a platform, a lift; the turn of its facing and the floor's
-        velocity it keeps are set after the call). The others are finished by
-        :meth:`update`'s own code, one by one: one in the air after leaving a moving
-        floor (it keeps that floor's velocity), and every one of a world whose
-        obstacles :meth:`World3D.translate` moved.
+        velocity it keeps are set after the call; one in the air after leaving a
+        moving floor keeps that floor's velocity, added to the one it asks for). In a
+        world whose obstacles :meth:`World3D.translate` moved, every one is finished
+        by :meth:`update`'s own code, one by one.
 
         The characters' state is kept in one stacked array the world holds for the
         last list passed (each character's own arrays are views of it): calling
@@ -314,27 +314,25 @@ class Character:
             _UPDATE_MANY = registered("kernels3d.character:update_characters")
         since = block.since
         since[:] = [c._since for c in chars]
-        later = []          # rows update's own code does
         body_of = store.bodies.body_of
         table = chars[0]._table
+        copied = False
         for mask, rows in block.groups:
             packed = store.pack(mask)
-            # In the air off a moving floor: update's own code (it keeps that velocity).
-            air = [i for i in rows[block.bodies[rows, _kc.B_ON_FLOOR] == 0.0].tolist()
-                   if chars[i]._inherited is not _STILL and chars[i]._inherited.any()]
-            pick = rows
-            if air:
-                keep = np.ones(n, dtype=bool)
-                keep[air] = False
-                pick = rows[keep[rows]]
-                later.extend(air)
-            threads.run_rows(_UPDATE_MANY, len(pick), packed, table.ready(store, packed),
-                             block.bodies, block.contacts, pick, v, since, body_of, count,
+            for i in rows[block.bodies[rows, _kc.B_ON_FLOOR] == 0.0].tolist():
+                level = chars[i]._kept()        # in the air off a moving floor
+                if level is not None:
+                    if not copied:
+                        v = v.copy()            # (the caller's array stays as it was)
+                        copied = True
+                    v[i] += level
+            threads.run_rows(_UPDATE_MANY, len(rows), packed, table.ready(store, packed),
+                             block.bodies, block.contacts, rows, v, since, body_of, count,
                              step, stops, block.rode, block.rides, serial_rows=_BATCH_SERIAL,
                              min_chunk=_BATCH_CHUNK)
-            floors = block.bodies[pick, _kc.B_ON_FLOOR].tolist()
-            for i, seen, floor, rode in zip(pick.tolist(), since[pick].tolist(), floors,
-                                            block.rides[pick].tolist()):
+            floors = block.bodies[rows, _kc.B_ON_FLOOR].tolist()
+            for i, seen, floor, rode in zip(rows.tolist(), since[rows].tolist(), floors,
+                                            block.rides[rows].tolist()):
                 c = chars[i]
                 c._since = seen
                 c._touches = None
@@ -346,9 +344,6 @@ class Character:
                     if not c._riding and c._inherited is not _STILL:
                         c._inherited = _STILL
                     c._launched = False
-        for i in later:
-            x, y, z = v[i].tolist()
-            stops[i] = chars[i]._frame(x, y, z, step)
         return _STOP_NAMES[stops]
 
     def update(self, velocity: Point3, dt: float) -> CharacterStop:
@@ -399,17 +394,8 @@ class Character:
         self._touches = None
         self._riding = False
         body = self._body
-        if body[_kc.B_ON_FLOOR] == 0.0 and self._inherited is not _STILL \
-                and self._inherited.any():
-            # In the air after leaving a moving floor: it keeps the floor's level velocity,
-            # and its first frame in the air starts from the floor's vertical speed too (a
-            # jump from a rising lift goes higher; walking off a falling one, it falls).
-            up = int(body[_kc.B_UP])
-            level = self._inherited.copy()
-            if not self._launched:
-                body[_kc.B_VSPEED] += level[up]
-                self._launched = True
-            level[up] = 0.0
+        level = self._kept()
+        if level is not None:
             x, y, z = x + level[0], y + level[1], z + level[2]
         carry = self._carry(packed, dt) \
             if store.offsets or store.bodies.count > self._since else None
@@ -425,6 +411,23 @@ class Character:
         if stop == _kc.STOP_SQUEEZED:
             self._recover(packed)
         return stop
+
+    def _kept(self) -> FloatArray | None:
+        # In the air after leaving a moving floor: the floor's level velocity it keeps
+        # (added to the one asked for; None when it keeps none), and its first frame in
+        # the air starts from the floor's vertical speed too (a jump from a rising lift
+        # goes higher; walking off a falling one, it falls).
+        body = self._body
+        if body[_kc.B_ON_FLOOR] != 0.0 or self._inherited is _STILL \
+                or not self._inherited.any():
+            return None
+        up = int(body[_kc.B_UP])
+        level = self._inherited.copy()
+        if not self._launched:
+            body[_kc.B_VSPEED] += level[up]
+            self._launched = True
+        level[up] = 0.0
+        return level
 
     def _recover(self, packed: Any) -> None:
         # A body pushed it against something it could not pass: the body overlaps

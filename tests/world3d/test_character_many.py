@@ -148,6 +148,46 @@ def test_characters_ride_a_turning_platform_via_update_many(monkeypatch, in_pyth
     assert walker.position[2] == pytest.approx(1.0, abs=1e-9)     # walked 30 frames at 1 m/s
 
 
+def test_characters_leaving_a_turntable_keep_its_velocity_in_the_batch(monkeypatch):
+    # Riders jump off a turning platform and fly on with its velocity: those frames in the
+    # air are walked in the batch kernel too (no frame of update's own code), and end bit
+    # for bit where update one by one leaves its twins.
+    def level():
+        world = sidestep.World3D()
+        world.add_boxes([(-30, -1, -30)], [(30, 0, 30)])
+        table = world.add_body(world.add_boxes([(-2, 0, -2)], [(2, 0.3, 2)]))
+        return world, table, [sidestep.Character(world, (x, 0.3, 0.0), 0.3, 1.8)
+                              for x in (1.5, -1.0)]
+
+    def refused(*args):
+        raise AssertionError("a character in the air was finished one by one")
+
+    one, table_one, riders_one = level()
+    many, table_many, riders_many = level()
+    asked = np.zeros((2, 3))
+    for k in range(1, 31):
+        for world, table in ((one, table_one), (many, table_many)):
+            world.set_pose(table, (0, 0, 0), _about_y(0.2 * k), dt=DT)
+        if k == 10:
+            for c, d in zip(riders_one, riders_many):
+                assert c.jump(4.0) and d.jump(4.0)
+            left = [c.position[[0, 2]] for c in riders_many]
+        if k >= 12:
+            assert not any(c.on_floor for c in riders_many)
+            monkeypatch.setattr(sidestep.Character, "_frame", refused)
+        stops = sidestep.Character.update_many(riders_many, asked, DT).tolist()
+        monkeypatch.undo()
+        assert [c.update((0, 0, 0), DT) for c in riders_one] == stops
+        assert [_state(c) for c in riders_many] == [_state(c) for c in riders_one]
+        if k == 16:
+            break
+    for c, start in zip(riders_many, left):
+        # Asking for nothing, flung on by the platform's velocity: 0.2 rad a frame at 1 to
+        # 1.5 m from its centre is 6 to 9 m/s, 6 frames in the air (0.2 s).
+        assert np.linalg.norm(c.position[[0, 2]] - start) > 1.0
+    np.testing.assert_array_equal(asked, 0.0)       # the caller's array is left as it was
+
+
 def test_characters_ride_a_lift_via_update_many():
     world = sidestep.World3D()
     world.add_boxes([(-30, -1, -30)], [(30, 0, 30)])
