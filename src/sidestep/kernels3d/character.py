@@ -610,8 +610,9 @@ def update_character(world, carry_alive, carry_flags, body, wish_x, wish_y, wish
 def update_characters(world, table, bodies, contacts, rows, wishes, since, body_of, count, dt,
                       stops, rode, rides, queue):
     """One frame of the characters ``rows`` (int64 indices into ``bodies``) taken from
-    ``queue``: what :meth:`sidestep.Character.update` does for one that is not in the
-    air off a moving floor, in one call for all of them.
+    ``queue``: what :meth:`sidestep.Character.update` does for each, in one call for all
+    of them (the velocity one in the air keeps from a moving floor it left is in its wish
+    already: :meth:`sidestep.Character.update_many` adds it).
 
     ``bodies (n, BODY_SIZE)`` are the characters' state rows, ``contacts (n, k,
     CONTACT_FIELDS)`` their contact buffers, ``wishes (n, 3)`` the velocities asked for
