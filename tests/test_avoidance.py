@@ -5,8 +5,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from sidestep import Crowd, Crowd3D, World2D, World3D
-from sidestep.avoidance import Avoidance
+from sidestep import Avoidance, Crowd, Crowd3D, World2D, World3D
 from test_crowd import assert_step_keeps_the_promise, pair_gaps
 
 

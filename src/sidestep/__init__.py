@@ -12,6 +12,7 @@ from typing import Any
 
 from ._types import Points, StrPath
 from .agent import Agent
+from .avoidance import Avoidance
 from .character import Character, Touch
 from .crowd import Crowd, CrowdStep
 from .crowd3d import Crowd3D
@@ -22,7 +23,8 @@ from .world import MODES, World2D
 from .world3d import World3D
 
 __version__ = "0.1.0"
-__all__ = ["World2D", "World3D", "Agent", "Character", "Touch", "Crowd", "Crowd3D", "CrowdStep", "Move", "Contact", "Nearest", "RayHits", "CastHit", "MODES",
+__all__ = ["World2D", "World3D", "Agent", "Character", "Touch", "Crowd", "Crowd3D", "CrowdStep",
+           "Avoidance", "Move", "Contact", "Nearest", "RayHits", "CastHit", "MODES",
            "load", "save", "Level", "LevelError", "Scenarios", "warmup", "__version__"]
 
 
