@@ -197,18 +197,39 @@ def problems(draw, feasible):
     return np.array(d), np.reshape(normals, (-1, 3)), np.array(bounds)
 
 
+# Found by the explore profile, both with a plane given twice (bounds 0 and -1e-9), every
+# answer on the slack's edge: the kernel's dot products keep the slack where NumPy's exceed it
+# by 7e-18; and where the contacts leave only standing still, the solver's answer and the
+# brute force's (each keeping the contacts to 1e-9) lie 1.4e-9 apart in distance from d.
+_NEAREST_FOUND = [
+    (np.array([1.0, 0.0, 0.0]),
+     np.array([[0.0, 0.0, 1.0], [0.0, 0.0, 1.0], [0.7071067811865475, 0.0, -0.7071067811865475],
+               [-0.8755776840267941, 0.0, 0.4830773429113347],
+               [-0.8755776840267941, 0.0, 0.4830773429113347]]),
+     np.array([0.0, 0.0, 0.0, 0.0, -1e-09])),
+    (np.array([0.798828125, 0.23046875, 1.0]),
+     np.array([[0.0, 0.0, 1.0], [0.0, 0.0, 1.0], [-0.9175556253099241, 0.0, 0.3976074376343004],
+               [-0.29554023164452436, 0.6755205294731985, -0.6755205294731985],
+               [-0.9175556253099241, 0.0, 0.3976074376343004]]),
+     np.array([0.0, 0.0, 0.0, 0.0, -1e-09]))]
+
+
 @given(problems(feasible=True))
+@example(problem=_NEAREST_FOUND[0])
+@example(problem=_NEAREST_FOUND[1])
 def test_solution_is_the_nearest_motion_keeping_every_contact(problem):
     # Bounds <= 0: standing still keeps every contact, so an optimum exists.
     d, normals, bounds = problem
     v, err = solve(d, normals, bounds)
     assert err <= SLACK
-    assert np.all(normals @ v >= bounds - 1e-9)
+    rounding = 1e-15 * np.max(np.abs(normals) @ np.abs(v), initial=0.0)
+    assert np.all(normals @ v >= bounds - SLACK - rounding)
     best = brute_force(d, normals, bounds)
     assert best is not None
     # The optimum is unique; any point keeping the constraints is at least as
-    # far from d, and |v - best|^2 <= |v - d|^2 - |best - d|^2 (projection).
-    assert np.sum((v - d) ** 2) <= np.sum((best - d) ** 2) + 1e-9
+    # far from d, and |v - best|^2 <= |v - d|^2 - |best - d|^2 (projection). Both keep
+    # them to the slack only: as near to d as the brute force's, to a few slacks.
+    assert np.linalg.norm(v - d) <= np.linalg.norm(best - d) + 4.0 * SLACK
     assert np.linalg.norm(v - best) <= 1e-4
 
 
