@@ -626,7 +626,7 @@ def update_characters(world, table, bodies, contacts, rows, wishes, since, body_
     pushed by the bodies that swept into it (:func:`~.carry.push_near`, as
     :func:`~.carry.push_character` with this thread's buffers) and, standing on a body
     that moved, carried by it (:func:`~.carry.ride`: ``rode[i]`` is how far, and
-    ``rides[i]`` 1; 0 for the others), then walks in the world without those bodies
+    ``rides[i]`` that body plus one; 0 for the others), then walks in the world without those bodies
     (:func:`update_character`). A row a body squeezed (``STOP_SQUEEZED``) goes to the
     nearest spot clear of everything (as :meth:`~sidestep.Character.update`). Writes
     each row's stop code to ``stops[i]``; the caller turns a rider's facing and keeps
