@@ -1,7 +1,9 @@
 """3D crowds: upright capsules that collide with each other; named cases and properties."""
 import numpy as np
 import pytest
-from hypothesis import assume, given
+import random
+
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 import sidestep
@@ -329,6 +331,15 @@ agents = st.integers(2, 30).flatmap(lambda n: st.tuples(
 
 
 @given(agents, st.randoms(use_true_random=False))
+# Found by the explore profile: two heavy agents push agent 3 at once; summed in one order
+# its push came out an ulp longer than the largest displacement asked, which rounded the
+# step's figure up a sixteenth (0.09 m apart at the end), in the other order not.
+@example(([(-2.25, 0.0, 0.0), (1.5, 0.0, -4.0), (0.0, 0.0, -1.625), (0.0, 0.0, -3.0),
+           (-2.0, 0.0, 0.0), (-2.4375, 0.0, 0.0)],
+          [(0.0, 0.0, 0.0), (0.0, 0.0, 2.1904411573543783), (0.0, 0.0, 0.0), (0.0, 0.0, -1.0),
+           (2.0, 0.0, 0.0), (2.0, 1.0, -2.0)],
+          [0.29204437133682887, 0.5, 1.0, 0.96875, 0.390625, 0.9375],
+          [0.0] * 6, [1.0, np.inf, 1.0, 1.0, 1.0, np.inf]), random.Random(3))
 def test_random_steps_keep_pairs_apart_and_do_not_depend_on_order(spec, rnd):
     positions, displacements, radii, heights, weights = (np.array(v, float) for v in spec)
     positions[:, UP] += halves(radii, heights) + radii            # above the floor's top

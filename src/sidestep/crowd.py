@@ -210,8 +210,14 @@ class _Agents:
                              np.ascontiguousarray(d[:, plane]))
             d = d.copy()
             d[:, plane] = turned
+        asked = d
         d, weights = self._pushed(d)
         intents, dmax, rmax = _kc.step_figures(d, self._pressure, self._radii)
+        if d is not asked:
+            # Pushes never lengthen a displacement past the largest asked (_pushed), but
+            # that cap's rounding may leave one an ulp over it, which would round the
+            # step's figure up a whole sixteenth, for some orders of the agents only.
+            dmax = min(dmax, float(np.sqrt(np.einsum("ij,ij->i", asked, asked).max())))
         # Rounded up a little, so that it stays the same from step to step (agents at rest).
         dmax = _round_up(dmax)
         separation = self._separation if self._separation is not None else 0.25 * rmax

@@ -14,7 +14,9 @@ push is sent on through the crowd, from every agent of infinite weight that walk
   the agent it heads into in turn gives way to it whole, not by half;
 
 round after round (all agents at once, so the answer does not depend on their order),
-until nothing changes or :data:`ROUNDS` rounds. The step then moves everyone with these
+until nothing changes or :data:`ROUNDS` rounds. Each part given is rounded to a fine grain
+(:data:`GRAIN`), so that an agent's sum over its pushers is exact: the same in any order of
+the agents, to the bit. The step then moves everyone with these
 displacements and weights and keeps its promise as with any others (a weight is only how
 the gap between two agents is shared, the same for both of them).
 
@@ -26,13 +28,18 @@ import math
 import numpy as np
 from numba import njit
 
-from .crowd import grid_window
+from .crowd import grid_window, on_grain
 
 #: The largest weight a pushed agent carries: a pushed agent halves its pusher's, so a push
 #: goes this many halvings (40) deep before the agents it meets are as light as they are.
 BIG = 2.0 ** 40
 #: Rounds of sending pushes on, at most: how many agents deep a push goes in a step.
 ROUNDS = 32
+#: The grain a push's parts are rounded to, as a power of two below the step's largest
+#: displacement's (``2**-40`` of it, about 1e-12): sums of such parts are exact while they
+#: stay below ``2**13`` largest displacements, so they do not depend on the order they are
+#: added in.
+GRAIN = 40
 
 
 @njit(cache=True)
@@ -79,6 +86,7 @@ def push_plans(positions, radii, weights, displacements, dmax, ox, oy, size, nx,
         return 0
     given = np.zeros((n, 2))
     lent = np.empty(n)
+    grain = 2.0 ** (math.floor(math.log2(dmax)) - GRAIN) if dmax > 0.0 else 0.0
     touched = np.zeros(n, dtype=np.uint8)
     listed = np.empty(n, dtype=np.int64)
     rounds = 0
@@ -116,8 +124,8 @@ def push_plans(positions, radii, weights, displacements, dmax, ox, oy, size, nx,
                             lent[k] = weights[k]
                             listed[m] = k
                             m += 1
-                        given[k, 0] += into * ux
-                        given[k, 1] += into * uy
+                        given[k, 0] += on_grain(into * ux, grain)
+                        given[k, 1] += on_grain(into * uy, grain)
                         lent[k] = max(lent[k], 0.5 * min(carried[j], BIG))
         # All at once: this round's pushes replace the last round's.
         changed = False
