@@ -750,7 +750,8 @@ def test_a_follower_whose_leader_stops_dead_is_worked_out_in_its_own_cell():
 
     def spy(*args):
         back = original(*args)
-        sent_back.append(back.tolist())
+        items = args[-1]                          # rows of the step's order -> agents
+        sent_back.append(items[back].tolist())
         return back
 
     follow.failing_follows = spy

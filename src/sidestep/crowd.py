@@ -319,13 +319,8 @@ class _Agents:
                    items: IntArray, skin: float, scale: float) -> IntArray:
         """The rows (of the step's agent order ``items``) of the agents to work out again
         within their own cells (:func:`sidestep.kernels.follow.failing_follows`)."""
-        back: IntArray = _follow.failing_follows(start, out, counts, records, 0.25 * skin,
-                                                 _kc.ROUNDING * scale)
-        if not len(back):
-            return back
-        row_of = np.empty(len(items), dtype=np.int64)
-        row_of[items] = np.arange(len(items))
-        rows: IntArray = np.sort(row_of[back])
+        rows: IntArray = _follow.failing_follows(start, out, counts, records, 0.25 * skin,
+                                                 _kc.ROUNDING * scale, items)
         return rows
 
     def _finish(self, params: tuple[object, ...], d: FloatArray, flat: FloatArray,

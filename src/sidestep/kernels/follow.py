@@ -84,9 +84,9 @@ def _breaks(starts, out, records, k, a, dim, tolerance, rounding):
 
 
 @njit(cache=True)
-def failing_follows(starts, out, counts, records, tolerance, rounding):
-    """The agents to work out again within their own cells: ``(m,) int64`` indices, each
-    once, in index order.
+def failing_follows(starts, out, counts, records, tolerance, rounding, items):
+    """The agents to work out again within their own cells: ``(m,) int64``, their rows of
+    the step's agent order ``items`` (agent ``items[row]``), each once, in row order.
 
     Those whose follow fails with the motions in ``out`` (see the module), and every agent
     that follows one of them, and so on: once those are worked out again, every follow
@@ -104,6 +104,8 @@ def failing_follows(starts, out, counts, records, tolerance, rounding):
     records : (n, FOLLOWS, FIELDS) float64
     tolerance, rounding : float
         A cell's allowance (:func:`allowance`).
+    items : (n,) int64
+        The step's agent order (:func:`~sidestep.kernels.crowd.grid_agents`).
     """
     n, dim = starts.shape
     back = np.zeros(n, dtype=np.uint8)
@@ -155,4 +157,10 @@ def failing_follows(starts, out, counts, records, tolerance, rounding):
                     failed += 1
                     todo[top] = k
                     top += 1
-    return np.flatnonzero(back).astype(np.int64)
+    rows = np.empty(failed, dtype=np.int64)
+    m = 0
+    for row in range(n):
+        if back[items[row]]:
+            rows[m] = row
+            m += 1
+    return rows
