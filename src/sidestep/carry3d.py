@@ -184,18 +184,16 @@ class BodyTable:
             return dx, dy, dz, None
         return dx, dy, dz, self.met[:n].copy() if n else _NONE
 
-    def ride(self, store: Any, packed: Any, body: int, feet: FloatArray, facing: FloatArray
-             ) -> tuple[FloatArray, FloatArray]:
-        """What ``body``'s last pose change did to a character on it: ``(rode, turned)``,
-        how far it carried the point ``feet`` and the direction ``facing`` turned by it
-        (:func:`sidestep.kernels3d.carry.ride_of`)."""
+    def ride(self, store: Any, packed: Any, body: int, row: FloatArray, feet: int,
+             facing: int, up: int) -> FloatArray:
+        """What ``body``'s last pose change did to a character on it, whose state row
+        ``row`` holds its feet at column ``feet`` and its facing at ``facing``: how far it
+        carried the feet, ``(3,)``; the facing is turned in place, kept level about axis
+        ``up`` (:func:`sidestep.kernels3d.carry.ride_row`)."""
         global _RIDE
         if _RIDE is None:
             _RIDE = _entry("ride_of")
-        x, y, z = feet.tolist()
-        hx, hy, hz = facing.tolist()
-        answer = _RIDE(self.ready(store, packed), body, x, y, z, hx, hy, hz)
-        return np.array(answer[:3]), np.array(answer[3:])
+        return np.array(_RIDE(self.ready(store, packed), body, row, feet, facing, up))
 
     def ready(self, store: Any, packed: Any) -> Any:
         """The :class:`~sidestep.kernels3d.carry.BodyTableState` of the bodies' last pose

@@ -78,6 +78,7 @@ class _Block:
             c._body = self.bodies[i]
             c._contacts = self.contacts[i]
             c._feet = c._body[_kc.B_FEET:_kc.B_FEET + 3]
+            c._facing = c._body[_kc.B_FACING:_kc.B_FACING + 3]
             c._packed = None            # its frame state holds the old arrays
         # The rows of each mask (int64), in order.
         masks = np.array([c._mask for c in characters], dtype=np.int64)
@@ -158,7 +159,7 @@ class Character:
     _direct: Any           # the frame's compiled entry points (update_frame_direct)
     _mask: int             # the layers it collides with
     _since: int            # the bodies' pose count it has seen (Bodies.count)
-    _facing: FloatArray    # the level direction it faces; a turning floor turns it
+    _facing: FloatArray    # its row's level direction it faces; a turning floor turns it
     _inherited: FloatArray  # the velocity of the moving floor it last stood on (m/s)
     _launched: bool         # the floor's vertical velocity was given to it in the air
     _riding: bool          # whether a moving body's floor carried it this frame
@@ -210,8 +211,8 @@ class Character:
         self._scratch = _kw.scratch()
         self._offsets = {i: o.copy() for i, o in world._store.offsets.items()}
         self._since = world._store.bodies.count
-        self._facing = np.zeros(3)
-        self._facing[(world._up + 1) % 3] = 1.0
+        body[_kc.B_FACING + (world._up + 1) % 3] = 1.0
+        self._facing = body[_kc.B_FACING:_kc.B_FACING + 3]
         self._inherited = _STILL
         self._launched = False
         self._riding = False
@@ -337,9 +338,8 @@ class Character:
                 c._since = seen
                 c._touches = None
                 c._riding = False
-                if rode:                                             # on a body that moved
-                    _, turned = table.ride(store, packed, rode - 1, c._feet, c._facing)
-                    c._rode(turned, block.rode[i].copy(), step)
+                if rode:                    # on a body that moved (its facing turned)
+                    c._rode(block.rode[i].copy(), step)
                 if floor != 0.0:
                     if not c._riding and c._inherited is not _STILL:
                         c._inherited = _STILL
@@ -517,21 +517,18 @@ class Character:
         rode = np.zeros(3)
         carriers = []
         if rides:
-            rode, turned = self._table.ride(store, packed, riding, self._feet, self._facing)
-            self._rode(turned, rode, dt)
+            rode = self._table.ride(store, packed, riding, self._body, _kc.B_FEET,
+                                    _kc.B_FACING, up)
+            self._rode(rode, dt)
             carriers.append(bodies.members[riding])
         carriers.extend(bodies.members[b] for b in pushers)
         ids = np.concatenate(carriers) if carriers else np.zeros(0, dtype=np.int64)
         return rode, pushed, ids
 
-    def _rode(self, turned: FloatArray, rode: FloatArray, dt: float) -> None:
-        # It stood on a body that carried its feet by `rode` this frame and turned its
-        # facing to `turned` (BodyTable.ride): the facing stays level, and it keeps the
-        # body's velocity for when it leaves it (update and update_many alike).
-        turned[int(self._body[_kc.B_UP])] = 0.0
-        n = float(np.linalg.norm(turned))
-        if n > 0.0:
-            self._facing = turned / n
+    def _rode(self, rode: FloatArray, dt: float) -> None:
+        # It stood on a body that carried its feet by `rode` this frame (and turned its
+        # facing: kernels3d.carry.ride_row): it keeps the body's velocity for when it
+        # leaves it (update and update_many alike).
         self._inherited = rode / dt if dt > 0.0 else np.zeros(3)
         self._riding = True
 
@@ -548,7 +545,7 @@ class Character:
         n = float(np.linalg.norm(f))
         if n == 0.0:
             raise ValueError("facing must have a level part (it cannot point along up)")
-        self._facing = f / n
+        self._facing[:] = f / n
 
     def jump(self, speed: float) -> bool:
         """Jump at ``speed`` (m/s, up) on the next :meth:`update`, if standing on a floor.

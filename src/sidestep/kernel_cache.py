@@ -146,7 +146,7 @@ KERNELS: dict[str, tuple[str, float]] = {
     "kernels3d.carry:body_table_state": ("U1 I1 I1 F2 F1 I1 I1 U1 F1 F2 F3 F2 F2 I1 I1 I1 I1 F2 "
                                          "I1", 0.3),
     "kernels3d.carry:push_character": ("K3 T3 i i b f f f f f f i f f f f i", 4),
-    "kernels3d.carry:ride_of": ("T3 i f f f f f f", 0.2),
+    "kernels3d.carry:ride_of": ("T3 i F1 i i i", 0.2),
     # Bounding volumes: one pair, many items (culling), world queries.
     "kernels3d.volumes:contains_pair": ("R1 R1 f F2", 3),
     "kernels3d.volumes:intersects_pair": ("R1 R1 f F2", 2.5),

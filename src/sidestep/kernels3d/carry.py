@@ -380,16 +380,36 @@ def ride(table, b, fx, fy, fz):
     return wx + t1[0] - fx, wy + t1[1] - fy, wz + t1[2] - fz
 
 
+@njit(cache=True, forceinline=True)
+def ride_row(table, b, row, feet, facing, up):
+    """What body ``b``'s last pose change did to a character standing on it, whose state
+    row ``row`` holds its feet at ``feet`` and the level direction it faces at ``facing``
+    (3 columns each): returns :func:`ride` of the feet, ``(dx, dy, dz)``, and turns the
+    facing in place by the body's turn, kept level (its part along axis ``up`` dropped, then
+    of length 1; as it was if the turn leaves it no level part)."""
+    dx, dy, dz = ride(table, b, row[feet], row[feet + 1], row[feet + 2])
+    tx, ty, tz = _turned(table.axes[b], table.angles[b], row[facing], row[facing + 1],
+                         row[facing + 2])
+    if up == 0:
+        tx = 0.0
+    elif up == 1:
+        ty = 0.0
+    else:
+        tz = 0.0
+    length = math.sqrt(tx * tx + ty * ty + tz * tz)
+    if length > 0.0:
+        row[facing] = tx / length
+        row[facing + 1] = ty / length
+        row[facing + 2] = tz / length
+    return dx, dy, dz
+
+
 @njit(cache=True)
-def ride_of(table, b, fx, fy, fz, hx, hy, hz):
-    """What body ``b``'s last pose change did to a character standing on it, called from
-    Python: ``(dx, dy, dz, tx, ty, tz)``, :func:`ride` of its feet ``f`` and its facing
-    ``h`` (a direction) turned by the body's turn (:meth:`sidestep.Character.update` for a
-    character on a body that moved; for one :func:`~.character.update_characters` carried
-    (which calls :func:`ride` itself), the facing's turn only)."""
-    dx, dy, dz = ride(table, b, fx, fy, fz)
-    tx, ty, tz = _turned(table.axes[b], table.angles[b], hx, hy, hz)
-    return dx, dy, dz, tx, ty, tz
+def ride_of(table, b, row, feet, facing, up):
+    """:func:`ride_row` called from Python (:meth:`sidestep.Character.update` for a
+    character on a body that moved; :func:`~.character.update_characters` calls
+    :func:`ride_row` itself)."""
+    return ride_row(table, b, row, feet, facing, up)
 
 
 @njit(cache=True)

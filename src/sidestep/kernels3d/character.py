@@ -42,7 +42,7 @@ from numba.experimental import structref
 from ..kernels.borrow import borrow
 from ..kernels.direct import registered
 from ..kernels.row_queue import next_rows
-from .carry import push_near, ride
+from .carry import push_near, ride_row
 from .moves import STOP_BLOCKED, STOP_DONE, STOP_SLID, STOP_STUCK, _sweep, recover, slide
 from .world import (F_REMOVED, MAX_PLANES, S_NORMALS, S_OWNERS, S_PARTS, S_POINTS, S_PRIMS,
                     S_SEPARATIONS, SCRATCH_FLOATS, SCRATCH_INTS, Packed3D, borrowed,
@@ -79,7 +79,9 @@ B_REACH = 30                # contacts within this of the capsule count
 # Inputs of the coming frame.
 B_CARRY = 31                # (3,) displacement of the carrying or pushing obstacle
 B_JUMP = 34                 # speed of a jump asked for (NaN: none)
-BODY_SIZE = 35
+# Kept between frames.
+B_FACING = 35               # (3,) the level direction it faces (a body it rides turns it)
+BODY_SIZE = 38
 
 # Why a frame ended (beyond the slide's own STOP_* codes).
 STOP_STEPPED = 10           # climbed a step
@@ -625,12 +627,12 @@ def update_characters(world, table, bodies, contacts, rows, wishes, since, body_
     A row whose bodies moved since it last looked (``count > since[i]``) is first
     pushed by the bodies that swept into it (:func:`~.carry.push_near`, as
     :func:`~.carry.push_character` with this thread's buffers) and, standing on a body
-    that moved, carried by it (:func:`~.carry.ride`: ``rode[i]`` is how far, and
-    ``rides[i]`` that body plus one; 0 for the others), then walks in the world without those bodies
-    (:func:`update_character`). A row a body squeezed (``STOP_SQUEEZED``) goes to the
-    nearest spot clear of everything (as :meth:`~sidestep.Character.update`). Writes
-    each row's stop code to ``stops[i]``; the caller turns a rider's facing and keeps
-    its floor's velocity (:meth:`sidestep.Character._rode`).
+    that moved, carried by it and its facing turned (:func:`~.carry.ride_row`: ``rode[i]``
+    is how far, and ``rides[i]`` that body plus one; 0 for the others), then walks in the
+    world without those bodies (:func:`update_character`). A row a body squeezed
+    (``STOP_SQUEEZED``) goes to the nearest spot clear of everything (as
+    :meth:`~sidestep.Character.update`). Writes each row's stop code to ``stops[i]``; the
+    caller keeps a rider's floor velocity (:meth:`sidestep.Character._rode`).
     """
     wf = np.zeros(SCRATCH_FLOATS)
     wi = np.zeros(SCRATCH_INTS, dtype=np.int64)
@@ -679,8 +681,7 @@ def update_characters(world, table, bodies, contacts, rows, wishes, since, body_
                     body[B_SLACK], body[B_MIN_MOTION], int(body[B_MAX_ITERATIONS]), wf, wi)
                 since[i] = count
                 if on_moved:
-                    rx, ry, rz = ride(table, riding, body[B_FEET], body[B_FEET + 1],
-                                      body[B_FEET + 2])
+                    rx, ry, rz = ride_row(table, riding, body, B_FEET, B_FACING, up)
                     rode[i, 0] = rx
                     rode[i, 1] = ry
                     rode[i, 2] = rz
