@@ -662,18 +662,13 @@ def update_characters(world, table, bodies, contacts, rows, wishes, since, body_
                 riding = body_of[floor] if 0 <= floor < body_of.shape[0] else -1
                 on_moved = riding >= 0 and table.stamp[riding] > since[i]
                 up = int(body[B_UP])
-                h = body[B_HEIGHT]
+                hh = 0.5 * body[B_HEIGHT]
                 r = body[B_RADIUS]
-                half = max(0.5 * h - r, 0.0)
-                px = body[B_FEET]
-                py = body[B_FEET + 1]
-                pz = body[B_FEET + 2]
-                if up == 0:
-                    px += 0.5 * h
-                elif up == 1:
-                    py += 0.5 * h
-                else:
-                    pz += 0.5 * h
+                half = max(hh - r, 0.0)
+                ux, uy, uz = _axis(up)
+                px = body[B_FEET] + hh * ux
+                py = body[B_FEET + 1] + hh * uy
+                pz = body[B_FEET + 2] + hh * uz
                 skin = body[B_SKIN]
                 dx, dy, dz, n = push_near(
                     world, table, seen, mark, touch, met, since[i], riding, on_moved, px, py,
