@@ -484,7 +484,8 @@ class Crowd(_Agents):
             run_rows(_kc.redo_rows, len(back), blob, seen, packed, rest, items, start, ox, oy,
                      size, nx, ny, rmax, dmax, code, separation, skin, margin, slack,
                      min_motion, world._max_iterations, still, busy, open_cells, out, stops,
-                     obstacles, pressure, self._motions, counts, records, back)
+                     obstacles, pressure, self._motions, counts, records, back,
+                     np.zeros(1, dtype=np.int64), join=False)
         self._finish(params, d, p, out, stops, obstacles, pressure, open_cells, still_params)
         if squeezed is not None:
             stops[squeezed] = _moves.STOP_SQUEEZED

@@ -228,7 +228,8 @@ class Crowd3D(_Agents):
             run_rows(_kc3.redo_rows, len(back), blob, packed, rest, items, start, ox, oy, size,
                      nx, ny, up, rmax, dmax, code, separation, skin, margin, slack, min_motion,
                      world._max_iterations, scale, still, busy, out, stops, obstacles, pressure,
-                     self._motions, counts, records, back)
+                     self._motions, counts, records, back, np.zeros(1, dtype=np.int64),
+                     join=False)
         self._finish(params, d, flat, out, stops, obstacles, pressure, open_cells)
         if squeezed is not None and len(squeezed):
             stops[squeezed] = _moves.STOP_SQUEEZED

@@ -87,7 +87,7 @@ KERNELS: dict[str, tuple[str, float]] = {
     "crowd:crowd_step": ("F1 U1 F2 F1 F1 F2 F2 F2 F2 I1 I1 f f f i i f f i f f f f f i i F2 F2 F2 "
                          "F2 I1 I1 U1 U1 U1 F2 I1 I1 F2 F2 I1 F3 I2 I1 I1", 5),
     "crowd:redo_rows": ("F1 U1 F2 F2 I1 I1 f f f i i f f i f f f f f i U1 U1 U1 F2 I1 I1 F2 "
-                        "F2 I1 F3 I1 I1", 3),
+                        "F2 I1 F3 I1 I1 I1", 3),
     "follow:failing_follows": ("F2 F2 I1 F3 f f I1", 0.5),
     "push:push_plans": ("F2 F1 F1 F2 f f f f i i I1 I1 F2 F1", 0.5),
     "crowd:grid_agents": ("F2 f", 0.2),
@@ -125,7 +125,7 @@ KERNELS: dict[str, tuple[str, float]] = {
                                    "f i f i F2 F2 F2 F2 I1 I1 F2 F2 U1 U1 F2 I1 I1 F2 F2 I1 F3 "
                                    "I2 I1 I1", 3),
     "kernels3d.crowd:redo_rows": ("P3 F2 F2 I1 I1 f f f i i i f f i f f f f f i f U1 U1 F2 I1 "
-                                  "I1 F2 F2 I1 F3 I1 I1", 2),
+                                  "I1 F2 F2 I1 F3 I1 I1 I1", 2),
     "kernels3d.crowd:touching_pairs": ("F2 F1 F1 i f f f i i I1 I1 f", 0.8),
     "kernels3d.world:raycast_points": ("P3 F2 F2 F1 I1 i I1 I1 I1 F1 F2 F2 I1", 4),
     "kernels3d.world:raycast_points_triangles": ("P3 F2 F2 F1 I1 i I1 I1 I1 F1 F2 F2 I1", 2),

@@ -841,16 +841,19 @@ def _work(blob, live, packed, rest, items, start, ox, oy, size, nx, ny, rmax, dm
 @njit(cache=True, nogil=True)
 def redo_rows(blob, live, packed, rest, items, start, ox, oy, size, nx, ny, rmax, dmax, mode,
               separation, skin, margin, slack, min_motion, max_iterations, still, busy,
-              open_cells, out, stops, obstacles, pressure, motions, counts, records, order, queue):
+              open_cells, out, stops, obstacles, pressure, motions, counts, records, order, done,
+              queue):
     """Work out again, within their own cells (no following), the agents of the rows
     ``order`` of a step :func:`crowd_step` made (its ``packed``, ``rest``, grid and
     outputs): the ones :func:`~sidestep.kernels.follow.failing_follows` sent back. Their
-    answers replace theirs in ``out``, ``stops``, ``obstacles`` and ``pressure``."""
+    answers replace theirs in ``out``, ``stops``, ``obstacles`` and ``pressure``.
+    ``done`` (a zero) counts the rows done: returns only once every row is, by whichever
+    thread, as :func:`crowd_step` (the caller need not wait for the other threads)."""
     spread = busy_spread(rmax, separation + dmax, skin, size)
-    done = np.zeros(1, dtype=np.int64)
     _work(blob, live, packed, rest, items, start, ox, oy, size, nx, ny, rmax, dmax, spread,
           mode, separation, skin, margin, slack, min_motion, max_iterations, still, busy,
           open_cells, out, stops, obstacles, pressure, motions, counts, records, 0, order, done, queue)
+    wait_rows(done, order.shape[0])
 
 
 @njit(cache=True, forceinline=False)

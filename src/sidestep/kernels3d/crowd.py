@@ -344,15 +344,16 @@ def _work(world, packed, rest, items, start, ox, oy, size, nx, ny, up, rmax, dma
 @njit(cache=True, nogil=True)
 def redo_rows(world, packed, rest, items, start, ox, oy, size, nx, ny, up, rmax, dmax, mode,
               separation, skin, margin, slack, min_motion, max_iterations, scale, still, busy,
-              out, stops, obstacles, pressure, motions, counts, records, order, queue):
+              out, stops, obstacles, pressure, motions, counts, records, order, done, queue):
     """Work out again, within their own cells, the agents of the rows ``order`` of a step
-    :func:`crowd_step` made, as in 2D (:func:`sidestep.kernels.crowd.redo_rows`)."""
+    :func:`crowd_step` made, as in 2D (:func:`sidestep.kernels.crowd.redo_rows`: ``done``
+    counts the rows; returns once every row is done)."""
     spread = busy_spread(rmax, separation + dmax, skin, size)
-    done = np.zeros(1, dtype=np.int64)
     _work(world, packed, rest, items, start, ox, oy, size, nx, ny, up, rmax, dmax, spread,
           mode, separation, skin, margin, slack, min_motion, max_iterations, scale, still,
           busy, out, stops, obstacles, pressure, motions, counts, records, 0, order, done,
           queue)
+    wait_rows(done, order.shape[0])
 
 
 @njit(cache=True, forceinline=False)
