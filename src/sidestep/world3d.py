@@ -108,7 +108,9 @@ class World3D(ObstacleIds):
         sides : {"both", "front"}
             ``"front"``: only the face from which the corners run
             counter-clockwise blocks (the article's back-face culling, glTF's
-            winding); an agent or ray coming from behind passes through.
+            winding); an agent or ray coming from behind passes through, and an
+            agent whose core crosses the panel (one that came round its edge
+            from behind) is not inside it.
         layer : int or (n,) int, 0..31
             The layer of each (see :mod:`sidestep.layers`); queries whose
             ``mask`` leaves it out pass through it.

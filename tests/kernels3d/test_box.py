@@ -114,3 +114,11 @@ def test_separation_of_a_core_starting_a_hair_outside_a_slab():
     # reported as 1.1180); every piece is now searched.
     sep, *_ = separation_capsule_box(-2.22507386e-313, -0.5, 0, 1, 0.5, -0.25, 0, 0, 1, 1, 1, 2)
     assert sep == pytest.approx(math.sqrt((0.5 - 0.5 / 2.125) ** 2 + (1 + 0.125 / 2.125) ** 2))
+
+
+def test_sweep_of_a_tiny_core_passing_a_box_edge_is_not_hit_at_the_start():
+    # The explore profile's case: a point-like core (3e-44 long) 1.41 radii from the box,
+    # moving past its edge, touches it at the end of the move, not at its start.
+    f, nx, ny, nz, *_ = sweep_capsule_box(0, 0, 0, 0, 3.2075888e-44, 3.57806786e-53,
+                                          1, 0, 0, 1.0, 1, 1, 0, 2, 2, 1)
+    assert f == pytest.approx(1.0) and (nx, ny, nz) == pytest.approx((0, -1, 0))

@@ -3,7 +3,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from oracle3d import core_samples, fan_surface, min_distance
@@ -168,6 +168,32 @@ def test_front_only_panel_does_not_exist_from_behind():
                                       ALL_EDGES, True)[0] == 2.0
 
 
+def test_front_only_panel_does_not_exist_for_a_core_crossing_it():
+    # A core through the square, its middle in front: two-sided it touches (0), one-sided
+    # the panel has no front for it (a sweep that let it in edge-on must not find it).
+    assert separation_capsule_polygon(0.5, 0.5, -1, 0.5, 0.5, 2, SQUARE, LOOP, 0, 4, *UP,
+                                      ALL_EDGES, False)[0] == 0.0
+    assert separation_capsule_polygon(0.5, 0.5, -1, 0.5, 0.5, 2, SQUARE, LOOP, 0, 4, *UP,
+                                      ALL_EDGES, True)[0] == math.inf
+    assert sweep_capsule_polygon(0.5, 0.5, -1, 0.5, 0.5, 2, 0, 0, -1, 0.25, SQUARE, LOOP, 0, 4,
+                                 *UP, ALL_EDGES, True)[0] == math.inf
+
+
+def test_front_only_panel_passed_edge_on_by_a_core_through_its_plane_lets_it_through():
+    # The explore profile's case: a core piercing the plane of a one-sided star beside it
+    # first touches a vertex from behind (skipped), then crosses the panel, its middle in
+    # front for a while. The sweep used to stop it later at the face, with the panel
+    # already inside the capsule; the panel does not exist for it all along.
+    v, _ = _STAR
+    args = panel(v)
+    a, b, d = np.array([0, -2.25, -2.0]), np.array([2.25, 0, 1.25]), np.array([0, 2.0, 2.0])
+    assert sweep_capsule_polygon(*a, *b, *d, 0.125, *args, ALL_EDGES, False)[0] < 0.02
+    assert sweep_capsule_polygon(*a, *b, *d, 0.125, *args, ALL_EDGES, True)[0] == math.inf
+    for t in np.linspace(0.0, 1.0, 101):
+        assert separation_capsule_polygon(*(a + t * d), *(b + t * d), *args, ALL_EDGES,
+                                          True)[0] == math.inf
+
+
 # ----------------------------------------------------------------- sweep
 def test_sweep_hit_face():
     f, *n, qx, qy, qz = sweep_capsule_polygon(0.5, 0.5, 2, 0.5, 0.5, 3, 0, 0, -4, 0.5, SQUARE,
@@ -258,6 +284,11 @@ def star_panels(draw):
 
 
 _p = st.tuples(st.floats(-3, 3), st.floats(-3, 3), st.floats(-3, 3))
+#: The six-pointed star the explore profile drew: a panel in z = 0, front -z.
+_STAR = (np.array([[8.66025404e-01, 5.00000000e-01, 0.0], [1.29903811e+00, -7.50000000e-01, 0.0],
+                   [-1.22464680e-16, -1.00000000e+00, 0.0], [-8.66025404e-01, -5.0e-01, 0.0],
+                   [-8.66025404e-01, 5.00000000e-01, 0.0], [0.0, 1.00000000e+00, 0.0]]),
+         np.array([0.0, 0.0, 0.0]))
 
 
 @given(star_panels(), _p, _p)
@@ -277,6 +308,7 @@ def test_separation_matches_dense_sampling(star, a, b):
 
 
 @given(star_panels(), _p, _p, _p, st.floats(0.05, 1.0), st.booleans())
+@example(_STAR, (0.0, -2.25, -2.0), (2.25, 0.0, 1.25), (0.0, 2.0, 2.0), 0.125, True)
 def test_sweep_stops_at_the_radius_and_nothing_earlier_is_closer(star, a, b, d, radius,
                                                                  front_only):
     v, _ = star

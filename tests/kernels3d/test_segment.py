@@ -169,3 +169,16 @@ def test_sweep_of_a_core_far_shorter_than_1e_154_is_the_sweep_of_a_point(length)
     tiny = sweep_capsule_segment(0, 0, 0, 0, 0, length, 1, 0, 0, 0.5, 1, -1, 0, 1, 1, 0)
     assert tiny[0] == pytest.approx(point[0]) == pytest.approx(0.5)
     assert tiny[1:4] == pytest.approx(point[1:4])
+
+
+def test_sweep_of_a_tiny_core_nearly_along_an_edge_is_not_hit_from_afar():
+    # Regression (found by the explore profile, through a box): a core 3e-44 long and
+    # 1.1e-9 rad off an edge's direction, 1.41 radii from it, moving past its end. The
+    # interior event's numerators cancelled to rounding, put the closest points of the
+    # lines at the ends of both segments and answered a contact at 0; the end-point
+    # events give the true one, the point agent touching the edge's end at the move's end.
+    tiny = sweep_capsule_segment(0, 0, 0, 0, 3.2075888e-44, 3.57806786e-53, 1, 0, 0, 1.0,
+                                 1, 1, 0, 1, 2, 0)
+    point = sweep_capsule_segment(0, 0, 0, 0, 0, 0, 1, 0, 0, 1.0, 1, 1, 0, 1, 2, 0)
+    assert tiny[0] == pytest.approx(point[0]) == pytest.approx(1.0)
+    assert tiny[1:4] == pytest.approx(point[1:4])

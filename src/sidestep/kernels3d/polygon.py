@@ -419,6 +419,20 @@ def _feature_normal(x, y, dist, edge, t, a, b, vertices, loop, first, count, n, 
     return geometric, geometric
 
 
+@njit(cache=True, inline="always")
+def _in_front(dist, geometric, n):
+    # Whether a front-only panel exists for a core at distance `dist` from it whose
+    # closest pair points along `geometric` (from the panel to the core): in front of it,
+    # not crossing it.
+    return dist > 0.0 and dot(geometric, n) > 0.0
+
+
+@njit(cache=True)
+def _core_meets(a, b, vertices, loop, first, count, n):
+    # Whether the core a-b meets the panel (distance 0).
+    return _segment_polygon(a, b, vertices, loop, first, count, n)[0] == 0.0
+
+
 @njit(cache=True)
 def separation_capsule_polygon(ax, ay, az, bx, by, bz, vertices, loop, first, count,
                                nx, ny, nz, edge_flags, front_only):
@@ -433,9 +447,11 @@ def separation_capsule_polygon(ax, ay, az, bx, by, bz, vertices, loop, first, co
     normal). Where the core touches or crosses the panel (distance 0) the
     normal is the face normal on the side of the core's middle.
 
-    A ``front_only`` panel does not exist for an agent behind it: when the
-    true contact direction does not point to the front (``n``), the answer
-    is ``(inf, 0, 0, 0, 0, 0, 0)``.
+    A ``front_only`` panel does not exist for an agent behind it nor for one
+    whose core crosses it: when the true contact direction does not point to
+    the front (``n``), or the core meets the panel (distance 0: it has no
+    direction, and a sweep that let the core in from behind or edge-on must not
+    find it in front), the answer is ``(inf, 0, 0, 0, 0, 0, 0)``.
     """
     a = vec(ax, ay, az)
     b = vec(bx, by, bz)
@@ -443,7 +459,7 @@ def separation_capsule_polygon(ax, ay, az, bx, by, bz, vertices, loop, first, co
     dist, x, y, edge, t = _segment_polygon(a, b, vertices, loop, first, count, n)
     m, geometric = _feature_normal(x, y, dist, edge, t, a, b, vertices, loop, first, count, n,
                                    edge_flags)
-    if front_only and not dot(geometric, n) > 0.0:
+    if front_only and not _in_front(dist, geometric, n):
         return math.inf, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     return dist, m[0], m[1], m[2], y[0], y[1], y[2]
 
@@ -583,7 +599,7 @@ def _sweep_capsule_polygon(a, b, d, radius, vertices, loop, first, count, n, edg
     if dist <= radius + START_ULPS * 2.220446049250313e-16 * size:
         m, geometric = _feature_normal(x, y, dist, edge, t, a, b, vertices, loop, first,
                                        count, n, edge_flags)
-        if front_only and not dot(geometric, n) > 0.0:
+        if front_only and not _in_front(dist, geometric, n):
             return miss
         if not _level_with(m, a, b, y, level, size):
             m = geometric
@@ -613,7 +629,9 @@ def _sweep_capsule_polygon(a, b, d, radius, vertices, loop, first, count, n, edg
             fraction = (side * radius - h0) / hd
             if fraction < best:
                 foot = axpy(axpy(p, fraction, d), -side * radius, n)
-                if _contains(foot, vertices, loop, first, count, n):
+                if _contains(foot, vertices, loop, first, count, n) and not (
+                        front_only and _core_meets(axpy(a, fraction, d), axpy(b, fraction, d),
+                                                   vertices, loop, first, count, n)):
                     best, bn, bq = fraction, scale(n, side), foot
     # 5. The outline: each edge as a segment (its ends are the vertices).
     for i in range(count):
@@ -622,7 +640,9 @@ def _sweep_capsule_polygon(a, b, d, radius, vertices, loop, first, count, n, edg
         fraction, m, t = _sweep_capsule_segment_outside(a, b, d, radius, c, e)
         if fraction < best:
             up = dot(m, n)
-            if front_only and not up > 0.0:
+            if front_only and (not up > 0.0 or _core_meets(axpy(a, fraction, d),
+                                                            axpy(b, fraction, d), vertices,
+                                                            loop, first, count, n)):
                 continue
             if 0.0 < t < 1.0:
                 smooth = not _edge_active(edge_flags, i)
@@ -670,7 +690,9 @@ def sweep_capsule_polygon(ax, ay, az, bx, by, bz, dx, dy, dz, radius, vertices, 
     A start within ``radius`` of the panel hits at 0 when ``d`` heads into
     it and misses when it heads out. A ``front_only`` panel stops only a
     motion into its front face (``d . n < 0``) by an agent in front of it;
-    moving from the back it is passed through.
+    moving from the back it is passed through, and so is a core that crosses
+    it (one a skipped contact from behind or edge-on let in: the panel does
+    not exist for it, as :func:`separation_capsule_polygon` says).
 
     ``level`` (world units, ``radius`` when negative) is the least height over
     the face's plane at which the core counts as *level* with the face: over

@@ -296,7 +296,14 @@ def _sweep_edges_interior(a, b, d, radius, c, e):
     s = (bb * ff - cc * ee) / denom
     t = (aa * ff - bb * cc) / denom
     if 0.0 <= s <= 1.0 and 0.0 <= t <= 1.0:
-        return fraction, scale(m, side), t
+        # The points must be the radius apart: for a core many orders of magnitude
+        # shorter than the segment and nearly along it, the numerators cancel to
+        # rounding and can put both on the segments far from the lines' true closest
+        # points (the explore profile found a core 3e-44 long, 1e-9 rad off a box's
+        # edge, hit at 0 from 1.41 radii away). The end-point events meet such a core.
+        gap = norm(sub(axpy(r, s, d1), scale(d2, t)))
+        if abs(gap - radius) <= 1e-9 * (1.0 + radius + norm(r)):
+            return fraction, scale(m, side), t
     return math.inf, (0.0, 0.0, 0.0), 0.0
 
 
