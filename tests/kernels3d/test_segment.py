@@ -3,7 +3,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from oracle3d import core_samples, min_distance
@@ -121,6 +121,7 @@ _point = st.tuples(_c, _c, _c)
 
 
 @given(_point, _point, _point, _point)
+@example((0.0, 0.0, 1.0), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 8.126767342798616e-10, 1.0))
 def test_separation_matches_dense_sampling(a, b, c, e):
     sep, nx, ny, nz, qx, qy, qz = separation_capsule_segment(*a, *b, *c, *e, 0.0)
     brute = min_distance(core_samples(a, b, 200), core_samples(c, e, 200))
@@ -182,3 +183,14 @@ def test_sweep_of_a_tiny_core_nearly_along_an_edge_is_not_hit_from_afar():
     point = sweep_capsule_segment(0, 0, 0, 0, 0, 0, 1, 0, 0, 1.0, 1, 1, 0, 1, 2, 0)
     assert tiny[0] == pytest.approx(point[0]) == pytest.approx(1.0)
     assert tiny[1:4] == pytest.approx(point[1:4])
+
+
+def test_separation_of_nearly_parallel_segments_sharing_an_end_is_zero():
+    # Regression (found by the explore profile): 8e-10 rad apart, running opposite ways,
+    # meeting at the origin. The parallel fallback took the first segment's first end and
+    # answered 8e-10; the end-to-segment pairs find the shared end.
+    sep, *_ = separation_capsule_segment(0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 8.126767342798616e-10,
+                                         1, 0.0)
+    assert sep == 0.0
+    # Exactly parallel, side by side: the distance all along their overlap.
+    assert separation_capsule_segment(0, 0, 0, 0, 0, 2, 1, 0, 1, 1, 0, 3, 0.0)[0] == 1.0

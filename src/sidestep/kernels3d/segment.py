@@ -23,6 +23,12 @@ from .vector import (any_perpendicular, axpy, cross, dot, neg, norm, normalize, 
                      vec)
 
 
+#: Segments whose directions' cross product is below this share of their lengths' product
+#: (squared: about 3e-5 rad) are nearly parallel: their closest pair is also sought among
+#: the end-to-segment pairs.
+_PARALLEL = 1e-9
+
+
 @njit(cache=True, inline="always")
 def _clamp01(x):
     return min(max(x, 0.0), 1.0)
@@ -85,6 +91,28 @@ def _closest_points_segments(p1, q1, p2, q2):
             elif t > 1.0:
                 t = 1.0
                 s = _clamp01((b - c) / a)
+            if denom <= _PARALLEL * a * e and norm(cross(d1, d2)) > 0.0:
+                # Nearly parallel, not exactly (denom is then rounding): the nearest pair
+                # has an end of one of them, but a's first end need not be it (two
+                # segments 8e-10 rad apart sharing an end came out 8e-10 apart). The
+                # nearest of that pair and the four end-to-segment pairs. (Exactly
+                # parallel ones, an upright core beside an upright edge, are exact as
+                # they are: the distance is the same all along their overlap.)
+                x = axpy(p1, s, d1)
+                y = axpy(p2, t, d2)
+                best = dot(sub(x, y), sub(x, y))
+                for end in range(4):
+                    if end < 2:
+                        ss = float(end)
+                        tt, y2 = _closest_point_segment(axpy(p1, ss, d1), p2, q2)
+                        x2 = axpy(p1, ss, d1)
+                    else:
+                        tt = float(end - 2)
+                        y2 = axpy(p2, tt, d2)
+                        ss, x2 = _closest_point_segment(y2, p1, q1)
+                    gap = dot(sub(x2, y2), sub(x2, y2))
+                    if gap < best:
+                        best, s, t = gap, ss, tt
     return s, t, axpy(p1, s, d1), axpy(p2, t, d2)
 
 
