@@ -240,3 +240,22 @@ def test_bad_avoid_is_refused_and_the_crowd_is_unchanged():
     with pytest.raises(TypeError, match="avoid"):
         crowd.step([(0.1, 0.0), (0.0, 0.0)], avoid="yes")
     np.testing.assert_array_equal(crowd.positions, [(0.0, 0.0), (2.0, 0.0)])
+
+
+def test_a_held_agent_closes_up_behind_a_held_one_heading_its_way():
+    # Two agents 1.15 times the sum of their radii apart, both asking to walk +x. Walking,
+    # the one behind keeps 1.2 times (it slows); held (no motion last step), it presses up
+    # to 1.1 times (a waiting crowd packs closer and leaves room for those coming out
+    # against it), but not towards one held that heads the other way.
+    from sidestep.avoidance import avoided
+
+    positions = np.array([[0.0, 0.0], [0.575, 0.0]])
+    radii, weights = np.full(2, 0.25), np.ones(2)
+    east = np.array([[0.08, 0.0], [0.08, 0.0]])
+    held = avoided(Avoidance(), positions, radii, weights, np.zeros((2, 2)), east)
+    assert 0.0 < held[0, 0] <= 0.575 - 1.1 * 0.5 + 1e-12 and held[0, 1] == 0.0
+    walking = avoided(Avoidance(), positions, radii, weights, east.copy(), east)
+    assert walking[0, 0] < 0.08                             # slowed by the one ahead
+    facing = np.array([[0.08, 0.0], [-0.08, 0.0]])
+    against = avoided(Avoidance(), positions, radii, weights, np.zeros((2, 2)), facing)
+    assert against[0, 0] <= 0.0                            # keeps clear of it
