@@ -210,30 +210,29 @@ class _Agents:
                              np.ascontiguousarray(d[:, plane]))
             d = d.copy()
             d[:, plane] = turned
-        asked = d
-        d, weights = self._pushed(d)
+        d, weights, bound = self._pushed(d)
         intents, dmax, rmax = _kc.step_figures(d, self._pressure, self._radii)
-        if d is not asked:
-            # Pushes never lengthen a displacement past the largest asked (_pushed), but
-            # that cap's rounding may leave one an ulp over it, which would round the
-            # step's figure up a whole sixteenth, for some orders of the agents only.
-            dmax = min(dmax, float(np.sqrt(np.einsum("ij,ij->i", asked, asked).max())))
+        # Pushes never lengthen a displacement past the largest asked (_pushed's bound),
+        # but that cap's rounding may leave one an ulp over it, which would round the
+        # step's figure up a whole sixteenth, for some orders of the agents only.
+        dmax = min(dmax, bound)
         # Rounded up a little, so that it stays the same from step to step (agents at rest).
         dmax = _round_up(dmax)
         separation = self._separation if self._separation is not None else 0.25 * rmax
         cell = max(2.0 * (rmax + separation + dmax) + skin, 1e-9)
         return d, code, intents, rmax, dmax, separation, cell, weights
 
-    def _pushed(self, d: FloatArray) -> tuple[FloatArray, FloatArray]:
+    def _pushed(self, d: FloatArray) -> tuple[FloatArray, FloatArray, float]:
         """``d`` with the pushes of walking agents of infinite weight sent on through the
         crowd, and the weights they lend for the step
         (:func:`sidestep.kernels.push.push_plans`); ``d`` and the crowd's weights as they
         are when no such agent walks. No agent's displacement grows past the step's
-        largest."""
+        largest asked, the third answer (up to the cap's rounding; ``inf`` when nothing was
+        pushed)."""
         weights = self._weights
         heavy = np.isinf(weights)
         if not heavy.any() or not np.any(d[heavy]):
-            return d, weights
+            return d, weights, math.inf
         plane = self._plane()
         flat = np.ascontiguousarray(self._positions[:, plane])
         asked = np.ascontiguousarray(d[:, plane])
@@ -243,14 +242,14 @@ class _Agents:
         plans = np.empty_like(asked)
         carried = np.empty(len(weights))
         if not _push.push_plans(flat, self._radii, weights, asked, dmax, *grid, plans, carried):
-            return d, weights
+            return d, weights, math.inf
         pushed = d.copy()
         pushed[:, plane] += plans
         # At most the largest displacement asked (the step's bound on every motion).
         total = np.sqrt(np.einsum("ij,ij->i", pushed, pushed))
         over = total > dmax
         pushed[over] *= (dmax / total[over])[:, None]
-        return pushed, carried
+        return pushed, carried, dmax
 
     @staticmethod
     def _params(world: "World2D | World3D", figures: tuple[object, ...],

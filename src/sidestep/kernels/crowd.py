@@ -247,9 +247,16 @@ def pressure_grain(dmax):
     in its last digits for dozens. Rounded to ``2**-13`` (about 1e-4 of ``dmax``), 66% of
     the agents of the crowd hall benchmark's jam were at rest over steps 300-1,000; to
     ``2**-8``, 76%."""
-    if dmax <= 0.0:
+    return grain_below(dmax, 8)
+
+
+@njit(cache=True, forceinline=True)
+def grain_below(value, bits):
+    """The power of two ``2**-bits`` of ``value``'s own power of two (``value > 0``; 0 for
+    none): a grain to round figures of ``value``'s size to (:func:`on_grain`)."""
+    if value <= 0.0:
         return 0.0
-    return 2.0 ** (math.floor(math.log2(dmax)) - 8)
+    return 2.0 ** (math.floor(math.log2(value)) - bits)
 
 
 @njit(cache=True, forceinline=True)

@@ -28,7 +28,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .crowd import grid_window, on_grain
+from .crowd import grain_below, grid_window, on_grain
 
 #: The largest weight a pushed agent carries: a pushed agent halves its pusher's, so a push
 #: goes this many halvings (40) deep before the agents it meets are as light as they are.
@@ -86,7 +86,7 @@ def push_plans(positions, radii, weights, displacements, dmax, ox, oy, size, nx,
         return 0
     given = np.zeros((n, 2))
     lent = np.empty(n)
-    grain = 2.0 ** (math.floor(math.log2(dmax)) - GRAIN) if dmax > 0.0 else 0.0
+    grain = grain_below(dmax, GRAIN)
     touched = np.zeros(n, dtype=np.uint8)
     listed = np.empty(n, dtype=np.int64)
     rounds = 0

@@ -91,7 +91,8 @@ def _closest_points_segments(p1, q1, p2, q2):
             elif t > 1.0:
                 t = 1.0
                 s = _clamp01((b - c) / a)
-            if denom <= _PARALLEL * a * e and norm(cross(d1, d2)) > 0.0:
+            across = cross(d1, d2)
+            if denom <= _PARALLEL * a * e and dot(across, across) > 0.0:
                 # Nearly parallel, not exactly (denom is then rounding): the nearest pair
                 # has an end of one of them, but a's first end need not be it (two
                 # segments 8e-10 rad apart sharing an end came out 8e-10 apart). The
@@ -104,8 +105,8 @@ def _closest_points_segments(p1, q1, p2, q2):
                 for end in range(4):
                     if end < 2:
                         ss = float(end)
-                        tt, y2 = _closest_point_segment(axpy(p1, ss, d1), p2, q2)
                         x2 = axpy(p1, ss, d1)
+                        tt, y2 = _closest_point_segment(x2, p2, q2)
                     else:
                         tt = float(end - 2)
                         y2 = axpy(p2, tt, d2)
