@@ -96,9 +96,9 @@ def avoided(settings: Avoidance, positions: FloatArray, radii: FloatArray,
     # Cells of two radii: a dense crowd's nearest agents are a ring or two of cells away.
     rmax = float(radii.max())
     grid = _kc.grid_agents(positions, 2.0 * rmax)
-    # Where the crowd heads, over cells of half the farthest a lane looks.
+    # Where the crowd heads, over cells of the farthest a lane looks.
     look = rmax + _kernel.LANE_LOOK * settings.horizon * float(speed.max())
-    flow = _kc.grid_agents(positions, max(0.5 * look, 2.0 * rmax))[:5]
+    flow = _kc.grid_frame(positions, max(_kernel.FLOW_CELL * look, 2.0 * rmax))
     bins = _kernel.flow_bins(positions, wishes, *flow)
     run_rows(_kernel.avoid_rows, n, positions, radii, weights, motions, wishes, *grid, bins,
              *flow, float(settings.horizon), float(settings.lanes), int(settings.neighbours),

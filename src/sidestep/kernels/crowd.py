@@ -118,16 +118,10 @@ def grid_window(x, y, r, ox, oy, inverse, nx, ny):
 
 
 @njit(cache=True)
-def grid_agents(positions, cell):
-    """A uniform grid over ``positions (n, 2)`` with cells of at least ``cell``.
-
-    Returns ``(ox, oy, size, nx, ny, start, items)``: the grid's corner and
-    cell size, its columns and rows, and the agents of cell ``c = row * nx +
-    col`` as ``items[start[c]:start[c + 1]]`` (in index order). The grid
-    covers whole blocks of :data:`BLOCK` cells a side, its corner on a
-    multiple of the block: it stays the same from step to step unless the
-    agents' extent crosses into another block.
-    """
+def grid_frame(positions, cell):
+    """The frame ``(ox, oy, size, nx, ny)`` of :func:`grid_agents` over ``positions (n,
+    2)`` with cells of at least ``cell``, without filing the agents in it (a grid the
+    caller fills itself, as :func:`sidestep.kernels.avoid.flow_bins`)."""
     n = positions.shape[0]
     ox = np.inf
     oy = np.inf
@@ -154,6 +148,22 @@ def grid_agents(positions, cell):
         if nx * ny <= CELLS_PER_AGENT * n + 4 * BLOCK * BLOCK:
             break
         size *= 2.0
+    return ox, oy, size, nx, ny
+
+
+@njit(cache=True)
+def grid_agents(positions, cell):
+    """A uniform grid over ``positions (n, 2)`` with cells of at least ``cell``.
+
+    Returns ``(ox, oy, size, nx, ny, start, items)``: the grid's corner and
+    cell size, its columns and rows, and the agents of cell ``c = row * nx +
+    col`` as ``items[start[c]:start[c + 1]]`` (in index order). The grid
+    covers whole blocks of :data:`BLOCK` cells a side, its corner on a
+    multiple of the block: it stays the same from step to step unless the
+    agents' extent crosses into another block.
+    """
+    n = positions.shape[0]
+    ox, oy, size, nx, ny = grid_frame(positions, cell)
     start = np.zeros(nx * ny + 1, dtype=np.int64)
     cell_of = np.empty(n, dtype=np.int64)
     inverse = 1.0 / size
