@@ -183,6 +183,14 @@ class _Agents:
         """The columns of a position in the crowd's plane (where agents avoid each other)."""
         return [0, 1]
 
+    def _flat(self, values: FloatArray) -> FloatArray:
+        """``values (n, dim)`` in the crowd's plane ``(n, 2)``, C-contiguous (``values``
+        itself where that is every column: no copy in 2D)."""
+        plane = self._plane()
+        if len(plane) == values.shape[1] and values.flags.c_contiguous:
+            return values
+        return np.ascontiguousarray(values[:, plane])
+
     def _prelude(self, displacements: object, mode: str, skin: float, avoid: object
                  ) -> tuple[FloatArray, int, FloatArray, float, float, float, float, FloatArray]:
         """A step's checked input and first figures: ``(d, mode code, intents, rmax, dmax,
@@ -203,13 +211,13 @@ class _Agents:
         code = _MODE_CODES[validation.choice(mode, "mode", CROWD_MODES)]
         settings = avoidance(avoid)
         if settings is not None and n:
-            plane = self._plane()
-            turned = avoided(settings, np.ascontiguousarray(self._positions[:, plane]),
-                             self._radii, self._weights,
-                             np.ascontiguousarray(self._motions[:, plane]),
-                             np.ascontiguousarray(d[:, plane]))
-            d = d.copy()
-            d[:, plane] = turned
+            turned = avoided(settings, self._flat(self._positions), self._radii,
+                             self._weights, self._flat(self._motions), self._flat(d))
+            if turned.shape[1] == self._DIM:
+                d = turned                          # a new array: d is the caller's
+            else:
+                d = d.copy()
+                d[:, self._plane()] = turned
         d, weights, bound = self._pushed(d)
         intents, dmax, rmax = _kc.step_figures(d, self._pressure, self._radii)
         # Pushes never lengthen a displacement past the largest asked (_pushed's bound),
@@ -234,8 +242,8 @@ class _Agents:
         if not heavy.any() or not np.any(d[heavy]):
             return d, weights, math.inf
         plane = self._plane()
-        flat = np.ascontiguousarray(self._positions[:, plane])
-        asked = np.ascontiguousarray(d[:, plane])
+        flat = self._flat(self._positions)
+        asked = self._flat(d)
         length = np.sqrt(np.einsum("ij,ij->i", d, d))
         dmax = float(length.max())
         grid = _kc.grid_agents(flat, 2.0 * float(self._radii.max()) + 2.0 * dmax)
