@@ -45,7 +45,7 @@ Run (needs pymunk, box2d and RVO2: ``pip install pymunk box2d``, then ``pip inst
 cython wheel setuptools`` and ``pip install --no-build-isolation
 pyrvo2-danieldugas``)::
 
-    python benchmarks/crowd_hall.py [--rounds 1] [--steps 1000] [--agents 5000]
+    python benchmarks/crowd_hall.py [--rounds 1] [--steps 1000] [--agents 5000] [--seed 7]
     python benchmarks/crowd_hall.py --scene doors3 [--libraries sidestep sidestep-avoid rvo2]
     python benchmarks/crowd_hall.py --scene doors3 --one-way
 """
@@ -136,9 +136,14 @@ def make_sidestep(positions, avoid=False):
     world = sidestep.World2D()
     w = walls()
     world.add_walls(w[:, :2], w[:, 2:])
+    # Compiled or loaded from the cache here: a crowd of its own walking (avoidance works
+    # nothing out for a crowd asking nothing), then the scene's at rest twice (the second:
+    # agents at rest).
+    sidestep.Crowd(world, positions, RADIUS).step(np.full_like(positions, 0.5 * STEP),
+                                                  avoid=avoid)
     crowd = sidestep.Crowd(world, positions, RADIUS)
-    for _ in range(2):                        # compiled or loaded from the cache here
-        crowd.step(np.zeros_like(positions), avoid=avoid)   # (the second: agents at rest)
+    for _ in range(2):
+        crowd.step(np.zeros_like(positions), avoid=avoid)
 
     def step(wish):
         return crowd.step(wish, avoid=avoid).positions
@@ -298,8 +303,8 @@ def in_walls(positions):
     return int((d < RADIUS - 1e-6).sum())
 
 
-def one(library, steps, per_group, one_way=False):
-    positions, goals = starts(per_group)
+def one(library, steps, per_group, one_way=False, seed=7):
+    positions, goals = starts(per_group, seed)
     if one_way:
         positions, goals = positions[:per_group], goals[:per_group]     # group A alone
     t0 = time.perf_counter()
@@ -332,6 +337,7 @@ def main():
     parser.add_argument("--scene", choices=sorted(SCENES), default="hall")
     parser.add_argument("--steps", type=int, help="the scene's by default")
     parser.add_argument("--agents", type=int, help="per group (the scene's by default)")
+    parser.add_argument("--seed", type=int, default=7, help="of the starts and goals")
     parser.add_argument("--libraries", nargs="+", choices=LIBRARIES, default=LIBRARIES)
     parser.add_argument("--pause", type=float, default=2.0)
     parser.add_argument("--one-way", action="store_true",
@@ -342,7 +348,7 @@ def main():
     args.steps = args.steps or steps
     args.agents = args.agents or agents
     if args.only:
-        one(args.only, args.steps, args.agents, args.one_way)
+        one(args.only, args.steps, args.agents, args.one_way, args.seed)
         return
     libraries = [name for name in LIBRARIES if name in args.libraries]
     rows = {name: [] for name in libraries}
@@ -353,7 +359,8 @@ def main():
             print(f"round {r + 1}/{args.rounds}: {name}", file=sys.stderr)
             done = subprocess.run([sys.executable, __file__, "--only", name, "--scene",
                                    args.scene, "--steps", str(args.steps), "--agents",
-                                   str(args.agents)] + ["--one-way"] * args.one_way,
+                                   str(args.agents), "--seed", str(args.seed)] +
+                                  ["--one-way"] * args.one_way,
                                   capture_output=True, text=True)
             if done.returncode != 0:
                 print(f"{name} failed: {done.stderr.strip().splitlines()[-1:]}", file=sys.stderr)

@@ -58,9 +58,9 @@ LANE_LOOK = 2.0
 #: The cells of :func:`flow_bins`, in lane looks (the farthest an agent looks for oncoming
 #: company): an agent reads the 3 by 3 cells round it. Half a look (5 by 5 cells) sees
 #: the flow finer but not better, at twice the time: the counterflow hall
-#: (``benchmarks/crowd_hall.py --scene doors3``, 1,500 steps, seeds 1, 2, 7 of the starts)
-#: gets 755, 716, 589 across with cells of a look, 497, 690, 440 with half a look, 489,
-#: 576, 544 with three quarters, 374, 308, 521 with 1.25 looks and 24, 37, 24 with 1.5.
+#: (``benchmarks/crowd_hall.py --scene doors3 --seed 1``, 2, 7; 6 neighbours each) gets
+#: 755, 716, 589 across with cells of a look, 497, 690, 440 with half a look, 489, 576,
+#: 544 with three quarters, 374, 308, 521 with 1.25 looks and 24, 37, 24 with 1.5.
 FLOW_CELL = 1.0
 #: Agents keep this many times the sum of their radii apart over the horizon (a little
 #: room to pass each other: a crowd that packs itself tight cannot part).
