@@ -65,6 +65,7 @@ KERNELS: dict[str, tuple[str, float]] = {
     "world:overlapping_owners": ("F1 U1 f f f", 7),
     "cast:cast_points": ("F1 U1 F2 F2 F1 f I1 F1 F2 F2 I1", 4.5),
     "index:fill_index_capsules": ("f f f i i F2 f", 2),
+    "index:frame_capsules": ("F2 F2 f", 0.3),
     "index:fill_index_boxes": ("f f f i i F2", 1),
     "grid:pyramid_grid": ("U2", 1),
     "grid:boundary_edges_grid": ("B2 f f f", 1),
@@ -205,7 +206,7 @@ PARTS: dict[str, tuple[str, ...]] = {
 #: Kernels each command calls (the demo's world has circles and walls only,
 #: so it fills the index but builds no grid pyramid; the level commands read
 #: any family).
-_INDEX = ["index:fill_index_capsules", "index:fill_index_boxes"]
+_INDEX = ["index:frame_capsules", "index:fill_index_capsules", "index:fill_index_boxes"]
 _BUILD = _INDEX + ["grid:pyramid_grid"]
 _LEVEL = _BUILD + ["grid:boundary_edges_grid", "polygon:first_crossing_polygon",
                    "polygon:signed_area_polygon"]

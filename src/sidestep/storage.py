@@ -17,7 +17,7 @@ from .body_parts import BodyParts
 from .layers import ALL, Seen
 from .kernels import world as _kw
 from .kernels.grid import pyramid_grid
-from .kernels.index import Index, fill_index_boxes, fill_index_capsules
+from .kernels.index import Index, fill_index_boxes, fill_index_capsules, frame_capsules
 from .kernels.segment import corner_codes_one_sided
 
 FAMILIES = ("circle", "wall", "box", "polygon", "grid")
@@ -483,36 +483,17 @@ def _spatial_order(geometry: FloatArray) -> IntArray:
 
 
 def _build_index_capsules(geometry: FloatArray, area_bounds: FloatArray) -> Any:
-    """Choose the cell size and build the item broadphase over the world's box.
-
-    Cells are about as large as the typical obstacle and at least as large as
-    the mean spacing between obstacles, so a query touches a few cells holding
-    a few obstacles each, at any world size; the cell count stays below four
-    per obstacle.
-    """
+    """Choose the cell size and build the item broadphase over the world's box
+    (:func:`~sidestep.kernels.index.frame_capsules`: cells about as large as the typical
+    obstacle and at least as large as the mean spacing between obstacles, so a query
+    touches a few cells holding a few obstacles each, at any world size; fewer than four
+    cells per obstacle)."""
     n = len(geometry)
     if n == 0:
         empty = np.zeros(1, dtype=np.int64)
         return Index(0.0, 0.0, 1.0, 0, 0, empty, np.zeros(0, dtype=np.int32))
-    thick = geometry[:, 4]
-    lo = np.minimum(geometry[:, 0:2], geometry[:, 2:4]) - thick[:, None]
-    hi = np.maximum(geometry[:, 0:2], geometry[:, 2:4]) + thick[:, None]
-    if len(area_bounds):
-        lo = np.vstack([lo, area_bounds[:, 0:2]])
-        hi = np.vstack([hi, area_bounds[:, 2:4]])
-    world_lo = lo.min(axis=0)
-    world_hi = hi.max(axis=0)
-    extent = np.maximum(hi[:n] - lo[:n], 0.0).max(axis=1)
-    typical = float(np.median(extent))
-    width, height = np.maximum(world_hi - world_lo, 1e-9)
-    spacing = float(np.sqrt(width * height / n))
-    cell = max(typical, CELL_FACTOR * spacing, 1e-6)
-    cap = 4 * n + 1024
-    while (width / cell + 2) * (height / cell + 2) > cap:
-        cell *= 1.5
-    origin = world_lo - 0.5 * cell
-    nx = int(np.floor((world_hi[0] + 0.5 * cell - origin[0]) / cell)) + 1
-    ny = int(np.floor((world_hi[1] + 0.5 * cell - origin[1]) / cell)) + 1
-    start, entries = fill_index_capsules(float(origin[0]), float(origin[1]), cell, nx, ny,
-                                         geometry, _INDEX_PAD)
-    return Index(float(origin[0]), float(origin[1]), cell, nx, ny, start, entries)
+    ox, oy, cell, nx, ny = frame_capsules(np.ascontiguousarray(geometry),
+                                          np.ascontiguousarray(area_bounds, dtype=np.float64),
+                                          CELL_FACTOR)
+    start, entries = fill_index_capsules(ox, oy, cell, nx, ny, geometry, _INDEX_PAD)
+    return Index(ox, oy, cell, nx, ny, start, entries)

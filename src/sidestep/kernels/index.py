@@ -109,6 +109,54 @@ def columns_capsule(index, ax, ay, bx, by, radius, j):
     return clamp(i0, index.nx), clamp(i1, index.nx)
 
 
+@njit(cache=True)
+def frame_capsules(geometry, area_bounds, cell_factor):
+    """The frame ``(origin_x, origin_y, cell_size, nx, ny)`` of a grid over capsules
+    ``geometry (n >= 1, >= 5) [ax, ay, bx, by, thickness, ...]`` and boxes ``area_bounds
+    (m, 4) [minx, miny, maxx, maxy]``.
+
+    Cells are about as large as the typical (median) capsule's box and at least
+    ``cell_factor`` times the mean spacing between capsules, so a query touches a few
+    cells holding a few capsules each, at any world size; fewer than ``4 n + 1024`` cells.
+    The grid covers every capsule and box with half a cell to spare on each side.
+    """
+    n = geometry.shape[0]
+    extent = np.empty(n)
+    low_x = np.inf
+    low_y = np.inf
+    high_x = -np.inf
+    high_y = -np.inf
+    for e in range(n):
+        thick = geometry[e, 4]
+        lx = min(geometry[e, 0], geometry[e, 2]) - thick
+        ly = min(geometry[e, 1], geometry[e, 3]) - thick
+        hx = max(geometry[e, 0], geometry[e, 2]) + thick
+        hy = max(geometry[e, 1], geometry[e, 3]) + thick
+        extent[e] = max(max(hx - lx, 0.0), max(hy - ly, 0.0))
+        low_x = min(low_x, lx)
+        low_y = min(low_y, ly)
+        high_x = max(high_x, hx)
+        high_y = max(high_y, hy)
+    for a in range(area_bounds.shape[0]):
+        low_x = min(low_x, area_bounds[a, 0])
+        low_y = min(low_y, area_bounds[a, 1])
+        high_x = max(high_x, area_bounds[a, 2])
+        high_y = max(high_y, area_bounds[a, 3])
+    typical = np.median(extent)
+    width = max(high_x - low_x, 1e-9)
+    height = max(high_y - low_y, 1e-9)
+    spacing = math.sqrt(width * height / n)
+    cell = max(typical, cell_factor * spacing, 1e-6)
+    cap = 4 * n + 1024
+    while (width / cell + 2) * (height / cell + 2) > cap:
+        cell *= 1.5
+    origin_x = low_x - 0.5 * cell
+    origin_y = low_y - 0.5 * cell
+    nx = int(math.floor((high_x + 0.5 * cell - origin_x) / cell)) + 1
+    ny = int(math.floor((high_y + 0.5 * cell - origin_y) / cell)) + 1
+    return origin_x, origin_y, cell, nx, ny
+
+
 @njit(cache=True, forceinline=False)
 def fill_index_capsules(origin_x, origin_y, cell_size, nx, ny, geometry, pad):
     """Cells of capsules ``geometry (n, 5) [ax, ay, bx, by, thickness]``.
