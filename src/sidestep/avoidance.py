@@ -89,10 +89,10 @@ def avoided(settings: Avoidance, positions: FloatArray, radii: FloatArray,
     out = np.empty((n, 2))
     if n == 0:
         return out
-    wish_max, motion_max = _kernel.fastest(wishes, motions)
+    wish_max = _kc.longest(wishes)
     rmax = float(radii.max())
-    reach = 2.0 * rmax + settings.horizon * (wish_max + motion_max)
-    if reach <= 0.0 or wish_max == 0.0:
+    reach = 2.0 * rmax + settings.horizon * (wish_max + _kc.longest(motions))
+    if wish_max == 0.0:
         out[:] = wishes
         return out
     # Cells of two radii: a dense crowd's nearest agents are a ring or two of cells away.

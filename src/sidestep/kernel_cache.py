@@ -95,10 +95,10 @@ KERNELS: dict[str, tuple[str, float]] = {
     "crowd:grid_frame": ("F2 f", 0.1),
     "crowd:open_to_bodies": ("F1 U1 U1 f f f i i f f f f f", 0.5),
     "crowd:step_figures": ("F2 F2 F1", 0.2),
+    "crowd:longest": ("F2", 0.1),
     "crowd:touching_pairs": ("F2 F1 f f f i i I1 I1 f", 0.8),
     "avoid:avoid_rows": ("F2 F1 F1 F2 F2 f f f i i I1 I1 F2 f f f i i f f i f F2 I1", 1.5),
     "avoid:flow_bins": ("F2 F2 f f f i i", 0.2),
-    "avoid:fastest": ("F2 F2", 0.1),
     # 3D: building a world, moving, casting, the character.
     "kernels3d.mesh:face_normals": ("F2 I2", 0.6),
     "kernels3d.mesh:active_edges": ("F2 I2 f", 1.3),

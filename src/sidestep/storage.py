@@ -492,8 +492,8 @@ def _build_index_capsules(geometry: FloatArray, area_bounds: FloatArray) -> Any:
     if n == 0:
         empty = np.zeros(1, dtype=np.int64)
         return Index(0.0, 0.0, 1.0, 0, 0, empty, np.zeros(0, dtype=np.int32))
-    ox, oy, cell, nx, ny = frame_capsules(np.ascontiguousarray(geometry),
-                                          np.ascontiguousarray(area_bounds, dtype=np.float64),
+    geometry = np.ascontiguousarray(geometry)
+    ox, oy, cell, nx, ny = frame_capsules(geometry, np.ascontiguousarray(area_bounds),
                                           CELL_FACTOR)
     start, entries = fill_index_capsules(ox, oy, cell, nx, ny, geometry, _INDEX_PAD)
     return Index(ox, oy, cell, nx, ny, start, entries)

@@ -211,18 +211,6 @@ def _choose(lines, count, vmax, prefer_x, prefer_y):
 
 
 @njit(cache=True)
-def fastest(wishes, motions):
-    """The longest of ``wishes (n, 2)`` and the longest of ``motions (n, 2)``: ``(wish,
-    motion)`` (0 for none), what bounds how far an agent's neighbours can matter."""
-    wish = 0.0
-    motion = 0.0
-    for k in range(wishes.shape[0]):
-        wish = max(wish, wishes[k, 0] * wishes[k, 0] + wishes[k, 1] * wishes[k, 1])
-        motion = max(motion, motions[k, 0] * motions[k, 0] + motions[k, 1] * motions[k, 1])
-    return math.sqrt(wish), math.sqrt(motion)
-
-
-@njit(cache=True)
 def flow_bins(positions, wishes, ox, oy, size, nx, ny):
     """Where the crowd is heading, cell by cell: ``(nx * ny, 4)`` sums of the agents' unit
     wishes split into their ``+x, -x, +y, -y`` parts, over a grid of ``nx`` by ``ny``

@@ -183,21 +183,29 @@ def grid_agents(positions, cell):
 
 @njit(cache=True)
 def step_figures(displacements, pressure, radii):
-    """A step's first figures, in one pass over the agents: ``(intents (n, dim), dmax,
-    rmax)``: each agent's displacement plus pressure, the largest ``|d|`` and the largest
+    """A step's first figures: ``(intents (n, dim), dmax, rmax)``: each agent's
+    displacement plus pressure, the largest ``|d|`` (:func:`longest`) and the largest
     radius (0 for no agents). 2D or 3D (``dim`` columns)."""
     n, dim = displacements.shape
     intents = np.empty((n, dim))
-    square = 0.0
     rmax = 0.0
     for k in range(n):
-        dk = 0.0
         for c in range(dim):
             intents[k, c] = displacements[k, c] + pressure[k, c]
-            dk += displacements[k, c] * displacements[k, c]
-        square = max(square, dk)
         rmax = max(rmax, radii[k])
-    return intents, math.sqrt(square), rmax
+    return intents, longest(displacements), rmax
+
+
+@njit(cache=True)
+def longest(values):
+    """The largest length of the rows of ``values (n, dim)`` (0 for none)."""
+    square = 0.0
+    for k in range(values.shape[0]):
+        length = 0.0
+        for c in range(values.shape[1]):
+            length += values[k, c] * values[k, c]
+        square = max(square, length)
+    return math.sqrt(square)
 
 
 @njit(cache=True, forceinline=True)
