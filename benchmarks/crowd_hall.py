@@ -303,6 +303,22 @@ def in_walls(positions):
     return int((d < RADIUS - 1e-6).sum())
 
 
+def flow_bound(steps, one_way=False):
+    """The most agents that could cross in ``steps`` without two ever overlapping.
+
+    However they walk, agents that never overlap are at most ``1 / (2 sqrt(3) r^2)`` to
+    the square metre in a doorway (discs packed hexagonally, the densest packing of the
+    plane; a strip as narrow as a door holds fewer), and none goes faster than ``STEP`` a
+    step: through a doorway ``DOOR`` wide at most about ``DOOR STEP / (2 sqrt(3) r^2)``
+    cross a step (to a file's width at its edges), as if the doorways were full of agents at full speed from the first step to the
+    last (none walks there first). The doorways: every one for two groups (each group's
+    own in the hall), group A's alone with ``one_way``.
+    """
+    doors = len(DOORS) if SHARED_DOORS or not one_way else len(DOORS[0::2])
+    per_step = DOOR * STEP / (2.0 * np.sqrt(3.0) * RADIUS ** 2)
+    return int(doors * per_step * steps)
+
+
 def one(library, steps, per_group, one_way=False, seed=7):
     positions, goals = starts(per_group, seed)
     if one_way:
@@ -386,6 +402,12 @@ def main():
               f"{last['overlap_pairs_max']} ({last['overlap_pairs_mean']:.1f}) | "
               f"{last['deepest_m']:.3g} m | {last['in_walls_max']} | "
               f"{last['crossed']:,} of {last['agents']:,} | {vs} |")
+    agents = args.agents * (1 if args.one_way else 2)
+    bound = flow_bound(args.steps, args.one_way)
+    print(f"Without overlaps at most about {min(bound, agents):,} of {agents:,} "
+          f"({min(bound, agents) / agents:.0%}) could cross in {args.steps:,} steps: the "
+          f"doorways full of agents packed hexagonally at full speed ({bound:,}; "
+          "flow_bound's docstring)")
 
 
 if __name__ == "__main__":
