@@ -259,3 +259,26 @@ def test_a_held_agent_closes_up_behind_a_held_one_heading_its_way():
     facing = np.array([[0.08, 0.0], [-0.08, 0.0]])
     against = avoided(Avoidance(), positions, radii, weights, np.zeros((2, 2)), facing)
     assert against[0, 0] <= 0.0                            # keeps clear of it
+
+
+def test_an_agent_waiting_in_a_queue_keeps_to_its_right():
+    # A file of three heading +x, the middle one held (it went an eighth of its wish last
+    # step) between two held ones heading its way: it keeps to the right (-y), where a
+    # crowd waiting at a door leaves the left to those coming out. Not when it did not
+    # move at all (a crowd starting off walks off straight), nor without lanes.
+    from sidestep.avoidance import avoided
+
+    positions = np.array([[-0.6, 0.0], [0.0, 0.0], [0.6, 0.0]])
+    radii, weights = np.full(3, 0.25), np.ones(3)
+    east = np.tile([0.08, 0.0], (3, 1))
+    creeping = np.tile([0.01, 0.0], (3, 1))
+    queued = avoided(Avoidance(), positions, radii, weights, creeping, east)
+    assert queued[1, 1] < -0.01 and queued[1, 0] > 0.0
+    starting = avoided(Avoidance(), positions, radii, weights, np.zeros((3, 2)), east)
+    assert starting[1, 1] == 0.0
+    plain = avoided(Avoidance(lanes=0.0), positions, radii, weights, creeping, east)
+    assert plain[1, 1] == 0.0
+    facing = east.copy()
+    facing[2] = (-0.08, 0.0)                    # the one ahead comes the other way
+    meeting = avoided(Avoidance(), positions, radii, weights, creeping, facing)
+    assert meeting[1, 1] <= 0.0                 # the oncoming rule's tilt, not the queue's
