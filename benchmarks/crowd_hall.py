@@ -24,7 +24,8 @@ steering from its own position (so a library whose agents jam walks less). Every
 step an independent NumPy check (a grid of cells, exact distances) counts the pairs
 closer than the sum of their radii less 1e-6 m, the deepest overlap, and the agents
 closer than their radius to a wall. One fresh process per library and round, a pause
-before each, the order rotated.
+before each, the order rotated. Under the table: how many could cross at all without
+overlapping (:func:`flow_bound`), a bound no crowd that keeps agents apart can pass.
 
 ``sidestep-avoid`` is the same crowd stepping with local avoidance (``step(...,
 avoid=True)``); **RVO2** (``rvo2``) is the ORCA library most games' crowds come from:
@@ -310,9 +311,10 @@ def flow_bound(steps, one_way=False):
     the square metre in a doorway (discs packed hexagonally, the densest packing of the
     plane; a strip as narrow as a door holds fewer), and none goes faster than ``STEP`` a
     step: through a doorway ``DOOR`` wide at most about ``DOOR STEP / (2 sqrt(3) r^2)``
-    cross a step (to a file's width at its edges), as if the doorways were full of agents at full speed from the first step to the
-    last (none walks there first). The doorways: every one for two groups (each group's
-    own in the hall), group A's alone with ``one_way``.
+    cross a step (to a file's width at its edges), as if the doorways were full of agents
+    at full speed from the first step to the last (none walks there first). The doorways:
+    every one for two groups (each group's own in the hall), group A's alone with
+    ``one_way``.
     """
     doors = len(DOORS) if SHARED_DOORS or not one_way else len(DOORS[0::2])
     per_step = DOOR * STEP / (2.0 * np.sqrt(3.0) * RADIUS ** 2)

@@ -27,10 +27,11 @@ van den Berg, Guy, Lin and Manocha ("Reciprocal n-body collision avoidance", 201
 
 An agent not waiting in a queue whose wish already keeps to every half-plane gets its
 wish, to the bit: agents at rest with nothing coming stay at rest, and one walking in free
-space walks as asked. An agent asking for nothing makes way for the walkers coming at it (its share of the avoiding,
-as above, at most as fast as the fastest of them asks: a crowd standing in a doorway or at
-its goals steps aside for those passing, as game crowds do) and stands still again, to the
-bit, once standing keeps clear of them; an agent of infinite weight never makes way.
+space walks as asked. An agent asking for nothing makes way for the walkers coming at it
+(its share of the avoiding, as above, at most as fast as the fastest of them asks: a crowd
+standing in a doorway or at its goals steps aside for those passing, as game crowds do)
+and stands still again, to the bit, once standing keeps clear of them; an agent of
+infinite weight never makes way.
 
 Velocities are in world units per step (a step is one call of the crowd's ``step``);
 positions and motions are the crowd's plane (the ground plane for :class:`~sidestep.Crowd3D`).
