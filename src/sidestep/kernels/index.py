@@ -132,7 +132,7 @@ def frame_capsules(geometry, area_bounds, cell_factor):
         ly = min(geometry[e, 1], geometry[e, 3]) - thick
         hx = max(geometry[e, 0], geometry[e, 2]) + thick
         hy = max(geometry[e, 1], geometry[e, 3]) + thick
-        extent[e] = max(max(hx - lx, 0.0), max(hy - ly, 0.0))
+        extent[e] = max(hx - lx, hy - ly)       # thickness >= 0: both >= 0
         low_x = min(low_x, lx)
         low_y = min(low_y, ly)
         high_x = max(high_x, hx)
