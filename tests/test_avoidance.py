@@ -36,6 +36,27 @@ def test_head_on_pair_passes_with_avoidance_and_meets_without():
         assert (a[0] > b[0]) == passed
 
 
+def _turns_aside_at(speed, avoid):
+    """How far apart two agents meeting head-on at ``speed`` a step are when they start
+    to turn aside."""
+    crowd = Crowd(World2D(), [(-10.0, 0.0), (10.0, 0.0)], 0.4)
+    for _ in range(int(20.0 / speed)):
+        crowd.step([(speed, 0.0), (-speed, 0.0)], avoid=avoid)
+        a, b = crowd.positions
+        if abs(a[1]) > 1e-3:
+            return b[0] - a[0]
+    raise AssertionError("they never turned aside")
+
+
+def test_agents_turn_aside_as_far_ahead_at_any_frame_rate():
+    # Twice the frame rate, half the step: by default the horizon follows the pace, so the
+    # pair starts to turn aside as far apart; a horizon fixed in steps sees half as far.
+    by_default = _turns_aside_at(0.2, True), _turns_aside_at(0.1, True)
+    assert by_default[1] == pytest.approx(by_default[0], rel=0.1)
+    fixed = [_turns_aside_at(speed, Avoidance(horizon=20.0)) for speed in (0.2, 0.1)]
+    assert fixed[1] < 0.7 * fixed[0]
+
+
 def test_two_groups_crossing_open_ground_get_further_with_avoidance():
     start, goals = crossing_groups()
     side = np.r_[np.ones(100), -np.ones(100)]
@@ -127,11 +148,13 @@ def test_a_walker_in_free_space_walks_as_asked():
 
 
 def test_an_agent_standing_in_a_walkers_way_steps_aside_and_the_walker_passes():
+    # A horizon of 20 steps: the walker turns late enough that the standing one must help
+    # (the default's 34 steps for this size and pace see it round alone).
     crowd = Crowd(World2D(), [(-3.0, 0.0), (0.0, 0.0)], 0.4)
     moved = []
     for _ in range(60):
         before = crowd.positions[1].copy()
-        crowd.step([(0.1, 0.0), (0.0, 0.0)], avoid=True)
+        crowd.step([(0.1, 0.0), (0.0, 0.0)], avoid=Avoidance(horizon=20.0))
         moved.append(np.linalg.norm(crowd.positions[1] - before))
     walker, standing = crowd.positions
     assert walker[0] > 1.0                              # went round it

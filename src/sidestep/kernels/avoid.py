@@ -55,6 +55,21 @@ _STILL = 1e-9
 #: its own neighbours): it makes no way, and the agent takes the whole of the avoiding.
 _HELD = 0.25
 LANE_MAX = 1.0
+#: The default horizon (:class:`sidestep.avoidance.Avoidance`): the steps the crowd's
+#: fastest walker takes to cover this many times the agents' median radius. A horizon in
+#: steps alone looks half as far at 20 frames a second as at 10; this one looks as far.
+#: What it decides most is how far the lanes look (:data:`LANE_LOOK` horizons' walks).
+#: Measured (2026-11-29; ``benchmarks/crowd_hall.py``'s scenes, 1,500 steps, seeds 7, 2,
+#: 1; the test suite's two groups of 200 through one 3 m door, 1,200 steps, seeds 1, 3,
+#: 5): with 8.5, the counterflow hall (radius 0.25, 0.08 a step: 27 steps) 1,305, 1,348,
+#: 1,367 across (20 steps, the default before: 849, 889, 609), the project's hall (0.3,
+#: 0.14: 18 steps; seed 7) 1,184 of 10,000 (1,195), the 3 m door 81.5, 81.5, 76.7% (81.2,
+#: 80.7, 82.8%). With 9.0 and 9.5: 1,358 and 1,431 across the counterflow hall on average,
+#: 79.8% and 75.2% through the 3 m door (the smaller scene wants a shorter look, the
+#: larger a longer). Two groups meeting head-on in a corridor two agents wide pass at most
+#: horizons but lock at about one in five (each lane held by one agent of the other group
+#: that could not merge: 21, 28.125 and 31 steps lock, 20, 26.6 and 28 pass).
+HORIZON_RADII = 8.5
 #: How far ahead (in horizons' walks) an agent looks for oncoming company (lanes).
 LANE_LOOK = 2.0
 #: The cells of :func:`flow_bins`, in lane looks (the farthest an agent looks for oncoming
