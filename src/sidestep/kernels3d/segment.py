@@ -91,11 +91,8 @@ def _closest_points_segments(p1, q1, p2, q2):
             elif t > 1.0:
                 t = 1.0
                 s = _clamp01((b - c) / a)
-            nearly = denom <= _PARALLEL * a * e
-            if nearly:                      # the cross product only then (a hot path)
-                across = cross(d1, d2)
-                nearly = dot(across, across) > 0.0
-            if nearly:
+            # ``and`` short-circuits: the cross product only for a pair nearly parallel.
+            if denom <= _PARALLEL * a * e and norm(cross(d1, d2)) > 0.0:
                 # Nearly parallel, not exactly (denom is then rounding): the nearest pair
                 # has an end of one of them, but a's first end need not be it (two
                 # segments 8e-10 rad apart sharing an end came out 8e-10 apart). The
