@@ -35,7 +35,10 @@ exactly. "crossed" counts the agents that ended on their goal's side of the midd
 
 ``--one-way`` runs group A alone (no counterflow): how many the doorways let through in
 the steps given when nobody comes the other way, a bound for the counterflow (two groups
-share the same doorways' width).
+share the same doorways' width). ``--door`` sets the doorways' width (m): group A alone
+through doorways half as wide is what two groups in perfect lanes could each pass.
+``--lanes`` sets ``sidestep-avoid``'s :class:`~sidestep.Avoidance` ``lanes`` (a crowd
+walking one way wants 0: see the crowds page).
 
 ``--scene doors3`` is the issue's hall: 100 x 60 m, a middle wall with three doorways
 4 m wide, 2,500 agents (radius 0.25 m) a side, 0.08 m a step, 1,500 steps by default,
@@ -48,7 +51,7 @@ pyrvo2-danieldugas``)::
 
     python benchmarks/crowd_hall.py [--rounds 1] [--steps 1000] [--agents 5000] [--seed 7]
     python benchmarks/crowd_hall.py --scene doors3 [--libraries sidestep sidestep-avoid rvo2]
-    python benchmarks/crowd_hall.py --scene doors3 --one-way
+    python benchmarks/crowd_hall.py --scene doors3 --one-way [--door 2] [--lanes 0]
 """
 import argparse
 import json
@@ -68,6 +71,7 @@ RADIUS = 0.3
 STEP = 0.14
 DT = 0.1
 SHARED_DOORS = False        # each group its own doors (doors3: every door, both groups)
+LANES = None                # sidestep-avoid's Avoidance lanes (None: the default)
 LIBRARIES = ("sidestep", "sidestep-avoid", "rvo2", "pymunk", "pymunk-loop", "box2d")
 #: The scenes: module figures each sets, and its steps and agents per group by default.
 SCENES = {
@@ -153,7 +157,9 @@ def make_sidestep(positions, avoid=False):
 
 
 def make_sidestep_avoid(positions):
-    return make_sidestep(positions, avoid=True)
+    import sidestep
+    return make_sidestep(positions, avoid=True if LANES is None else
+                         sidestep.Avoidance(lanes=LANES))
 
 
 def make_rvo2(positions):
@@ -360,9 +366,21 @@ def main():
     parser.add_argument("--pause", type=float, default=2.0)
     parser.add_argument("--one-way", action="store_true",
                         help="group A alone: how many the doors let through with no counterflow")
+    parser.add_argument("--door", type=float, help="the doorways' width (m; 4 by default)")
+    parser.add_argument("--lanes", type=float,
+                        help="sidestep-avoid's Avoidance lanes (the default's by default)")
     parser.add_argument("--only", choices=LIBRARIES, help=argparse.SUPPRESS)
     args = parser.parse_args()
     steps, agents = use_scene(args.scene)
+    global DOOR, LANES
+    if args.door is not None:
+        if not args.door > 0.0:
+            parser.error(f"--door must be > 0, got {args.door}")
+        DOOR = args.door
+    if args.lanes is not None:
+        if not args.lanes >= 0.0:
+            parser.error(f"--lanes must be >= 0, got {args.lanes}")
+        LANES = args.lanes
     args.steps = args.steps or steps
     args.agents = args.agents or agents
     if args.only:
@@ -378,7 +396,10 @@ def main():
             done = subprocess.run([sys.executable, __file__, "--only", name, "--scene",
                                    args.scene, "--steps", str(args.steps), "--agents",
                                    str(args.agents), "--seed", str(args.seed)] +
-                                  ["--one-way"] * args.one_way,
+                                  ["--one-way"] * args.one_way +
+                                  (["--door", str(args.door)] if args.door is not None else []) +
+                                  (["--lanes", str(args.lanes)] if args.lanes is not None
+                                   else []),
                                   capture_output=True, text=True)
             if done.returncode != 0:
                 print(f"{name} failed: {done.stderr.strip().splitlines()[-1:]}", file=sys.stderr)
@@ -389,7 +410,8 @@ def main():
             if rows[n]}
     groups = "group A alone (one way)" if args.one_way else "2 groups"
     print(f"crowd hall ({args.scene}): {groups} of {args.agents:,} agents, {args.steps:,} steps, "
-          f"{args.rounds} rounds")
+          f"{args.rounds} rounds, doorways {DOOR:g} m"
+          + ("" if LANES is None else f", sidestep-avoid lanes={LANES:g}"))
     print("| library | agent moves/s | ms per step | overlapping pairs per step: max (mean) "
           "| deepest overlap | agents in walls | crossed | vs pymunk |")
     print("|---|---|---|---|---|---|---|---|")

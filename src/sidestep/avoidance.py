@@ -42,7 +42,10 @@ class Avoidance:
         Radians an agent turns its wish to one side (the same for every agent) while an
         oncoming agent is near ahead: groups meeting head-on keep to their own sides and
         form lanes (1.2 by default, all of it once the crowd ahead comes the other way; 0:
-        plain reciprocal avoidance).
+        plain reciprocal avoidance). A crowd walking one way wants 0: agents funnelling
+        into a doorway from both sides read each other as oncoming and tilt (group A
+        alone through the counterflow hall's doorways: 2,500 of 2,500 across with 0,
+        1,807 with 1.2; the crowds page).
     neighbours : int >= 1
         Nearest agents each agent avoids, at most (4 by default: finding them is most of
         avoidance's time in a dense crowd; 6 takes the project's crowd hall from 5.2 to 5.8
