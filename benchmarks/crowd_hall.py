@@ -368,18 +368,22 @@ def main():
                         help="group A alone: how many the doors let through with no counterflow")
     parser.add_argument("--door", type=float, help="the doorways' width (m; 4 by default)")
     parser.add_argument("--lanes", type=float,
-                        help="sidestep-avoid's Avoidance lanes (the default's by default)")
+                        help="sidestep-avoid's Avoidance lanes (radians; Avoidance's "
+                             "default, 1.2, by default)")
     parser.add_argument("--only", choices=LIBRARIES, help=argparse.SUPPRESS)
     args = parser.parse_args()
     steps, agents = use_scene(args.scene)
     global DOOR, LANES
     if args.door is not None:
-        if not args.door > 0.0:
-            parser.error(f"--door must be > 0, got {args.door}")
+        # Narrower than the wall between two doorways and between the last and the hall's end.
+        room = min(np.diff(DOORS).min(initial=np.inf), 2.0 * (HALL_Y - np.abs(DOORS).max()))
+        if not 0.0 < args.door < room:
+            parser.error(f"--door must be > 0 and < {room:g} (the doorways' spacing), "
+                         f"got {args.door}")
         DOOR = args.door
     if args.lanes is not None:
-        if not args.lanes >= 0.0:
-            parser.error(f"--lanes must be >= 0, got {args.lanes}")
+        if not 0.0 <= args.lanes < np.inf:
+            parser.error(f"--lanes must be finite and >= 0, got {args.lanes}")
         LANES = args.lanes
     args.steps = args.steps or steps
     args.agents = args.agents or agents
