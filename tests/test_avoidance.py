@@ -125,6 +125,29 @@ def test_two_groups_of_200_pass_through_one_3_m_door_in_opposite_directions():
     assert crossed[True] > 0.75
 
 
+def test_a_crowd_walking_one_way_drains_a_door_with_lanes_off():
+    # The crowds page's advice: agents funnelling into a door from both sides read each
+    # other as oncoming, so a crowd walking one way passes faster with lanes=0 (measured:
+    # all 200 by step 400 with it, 142-147 with the default lanes; seeds 3, 1, 5).
+    world, start, goals = door_groups()
+    start, goals = start[:200], goals[:200]             # the west group alone
+    heading = np.sign(goals[:, 0])
+    crossed = {}
+    for lanes in (Avoidance().lanes, 0.0):
+        crowd = Crowd(world, start, 0.25)
+        for k in range(400):
+            here = crowd.positions
+            through = here[:, 0] * heading > 0.25
+            target = np.where(through[:, None], goals, np.c_[heading, np.zeros(len(here))])
+            before = here.copy()
+            crowd.step(toward(target, here, 0.1), avoid=Avoidance(lanes=lanes))
+            if k % 20 == 0:
+                assert_step_keeps_the_promise(crowd, before, crowd.positions)
+        crossed[lanes] = float(np.mean(crowd.positions[:, 0] * heading > 0.0))
+    assert crossed[0.0] == 1.0
+    assert crossed[0.0] >= crossed[Avoidance().lanes]
+
+
 def test_agents_at_rest_stay_at_rest_with_avoidance():
     g = np.arange(10) * 1.0
     packed = np.stack(np.meshgrid(g, g), axis=-1).reshape(-1, 2)
