@@ -104,22 +104,27 @@ def door_groups(per_group=200, seed=3):
     return world, start, start * (-1.0, 1.0)
 
 
+def through_the_door(world, start, goals, avoid, steps):
+    """The part of the agents on their goals' side of the door after ``steps`` steps, each
+    walking 0.1 a step to the door's far side until through it, then to its goal; the
+    crowd's promise checked every 10th step."""
+    heading = np.sign(goals[:, 0])
+    crowd = Crowd(world, start, 0.25)
+    for k in range(steps):
+        here = crowd.positions
+        through = here[:, 0] * heading > 0.25
+        target = np.where(through[:, None], goals, np.c_[heading, np.zeros(len(here))])
+        before = here.copy()
+        crowd.step(toward(target, here, 0.1), avoid=avoid)
+        if k % 10 == 0:
+            assert_step_keeps_the_promise(crowd, before, crowd.positions)
+    return float(np.mean(crowd.positions[:, 0] * heading > 0.0))
+
+
 def test_two_groups_of_200_pass_through_one_3_m_door_in_opposite_directions():
     world, start, goals = door_groups()
-    heading = np.sign(goals[:, 0])
-    crossed = {}
-    for avoid in (False, True):
-        crowd = Crowd(world, start, 0.25)
-        for k in range(1200):
-            here = crowd.positions
-            # To the door's far side until through it, then to the goal.
-            through = here[:, 0] * heading > 0.25
-            target = np.where(through[:, None], goals, np.c_[heading, np.zeros(len(here))])
-            before = here.copy()
-            crowd.step(toward(target, here, 0.1), avoid=avoid)
-            if k % 10 == 0:
-                assert_step_keeps_the_promise(crowd, before, crowd.positions)
-        crossed[avoid] = float(np.mean(crowd.positions[:, 0] * heading > 0.0))
+    crossed = {avoid: through_the_door(world, start, goals, avoid, 1200)
+               for avoid in (False, True)}
     # Without avoidance both fronts fill the door and press; with it they form two lanes.
     assert crossed[False] < 0.1
     assert crossed[True] > 0.75
@@ -130,20 +135,10 @@ def test_a_crowd_walking_one_way_drains_a_door_with_lanes_off():
     # other as oncoming, so a crowd walking one way passes faster with lanes=0 (measured:
     # all 200 by step 400 with it, 142-147 with the default lanes; seeds 3, 1, 5).
     world, start, goals = door_groups()
-    start, goals = start[:200], goals[:200]             # the west group alone
-    heading = np.sign(goals[:, 0])
-    crossed = {}
-    for lanes in (Avoidance().lanes, 0.0):
-        crowd = Crowd(world, start, 0.25)
-        for k in range(400):
-            here = crowd.positions
-            through = here[:, 0] * heading > 0.25
-            target = np.where(through[:, None], goals, np.c_[heading, np.zeros(len(here))])
-            before = here.copy()
-            crowd.step(toward(target, here, 0.1), avoid=Avoidance(lanes=lanes))
-            if k % 20 == 0:
-                assert_step_keeps_the_promise(crowd, before, crowd.positions)
-        crossed[lanes] = float(np.mean(crowd.positions[:, 0] * heading > 0.0))
+    west = slice(0, 200)                                # the west group alone
+    crossed = {lanes: through_the_door(world, start[west], goals[west],
+                                       Avoidance(lanes=lanes), 400)
+               for lanes in (Avoidance().lanes, 0.0)}
     assert crossed[0.0] == 1.0
     assert crossed[0.0] >= crossed[Avoidance().lanes]
 
