@@ -321,8 +321,10 @@ def _nearest(positions, k, px, py, reach, ox, oy, size, nx, ny, start, items, ne
                         count = _keep_nearest(near, near_d, count, j, d2)
         # Whatever is left lies outside the square of cells read so far: at least as far
         # as its nearest side that is not the grid's own edge (less a rounding's room, as
-        # an agent on a cell border may be filed in the cell beyond it).
-        done = reach
+        # an agent on a cell border may be filed in the cell beyond it). Once that is
+        # beyond reach, nothing left counts, however few were found (an agent alone
+        # stopped only at the grid's edge, reading every cell: a sparse crowd's search).
+        done = math.inf
         if ci - ring > 0:
             done = min(done, px - (ox + (ci - ring) * size))
         if ci + ring < nx - 1:
