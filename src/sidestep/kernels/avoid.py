@@ -303,22 +303,24 @@ def _nearest(positions, k, px, py, reach, ox, oy, size, nx, ny, start, items, ne
     cj = grid_index(py, oy, inverse, ny)
     ring = 0
     while True:
+        i0 = max(ci - ring, 0)
+        i1 = min(ci + ring, nx - 1)
         for rj in range(max(cj - ring, 0), min(cj + ring, ny - 1) + 1):
-            # The ring's edge rows whole, the rows between only at its two ends.
-            step = 1 if rj == cj - ring or rj == cj + ring else 2 * ring
-            for ri in range(ci - ring, ci + ring + 1, max(step, 1)):
-                if ri < 0 or ri >= nx:
-                    continue
-                c = rj * nx + ri
-                for t in range(start[c], start[c + 1]):
-                    j = items[t]
-                    if j == k:
-                        continue
-                    ex = positions[j, 0] - px
-                    ey = positions[j, 1] - py
-                    d2 = ex * ex + ey * ey
-                    if d2 < reach * reach:
-                        count = _keep_nearest(near, near_d, count, j, d2)
+            row = rj * nx
+            if rj == cj - ring or rj == cj + ring:
+                # The ring's edge rows whole: one run of the grid's slots.
+                count = _keep_run(positions, k, px, py, reach, items, start[row + i0],
+                                  start[row + i1 + 1], near, near_d, count)
+            else:
+                # The rows between only at the ring's two ends.
+                if ci - ring >= 0:
+                    c = row + ci - ring
+                    count = _keep_run(positions, k, px, py, reach, items, start[c],
+                                      start[c + 1], near, near_d, count)
+                if ci + ring < nx:
+                    c = row + ci + ring
+                    count = _keep_run(positions, k, px, py, reach, items, start[c],
+                                      start[c + 1], near, near_d, count)
         # Whatever is left lies outside the square of cells read so far: at least as far
         # as its nearest side that is not the grid's own edge (less a rounding's room, as
         # an agent on a cell border may be filed in the cell beyond it). Once that is
@@ -339,6 +341,23 @@ def _nearest(positions, k, px, py, reach, ox, oy, size, nx, ny, start, items, ne
         if ci - ring <= 0 and cj - ring <= 0 and ci + ring >= nx - 1 and cj + ring >= ny - 1:
             return count
         ring += 1
+
+
+@njit(cache=True)
+def _keep_run(positions, k, px, py, reach, items, first, stop, near, near_d, count):
+    """:func:`_keep_nearest` for the agents of the grid's slots ``[first, stop)`` within
+    ``reach`` of ``p`` (agent ``k`` itself left out); returns the new count. Not inlined:
+    inlined in :func:`avoid_rows`, the whole took about 15% longer."""
+    for t in range(first, stop):
+        j = items[t]
+        if j == k:
+            continue
+        ex = positions[j, 0] - px
+        ey = positions[j, 1] - py
+        d2 = ex * ex + ey * ey
+        if d2 < reach * reach:
+            count = _keep_nearest(near, near_d, count, j, d2)
+    return count
 
 
 @njit(cache=True, forceinline=True)
@@ -368,7 +387,7 @@ def _keeps(lines, count, vx, vy):
     return True
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True)
 def _make_way(positions, weights, motions, wishes, k, near, count, horizon, radii, lines):
     """The velocity of agent ``k``, which asks for none, that makes way for the walking
     neighbours of ``near[:count]`` coming at it: the one nearest standing still that keeps
