@@ -276,6 +276,21 @@ def test_bad_avoidance_settings_are_refused_naming_them(kwargs, match):
         Avoidance(**kwargs)
 
 
+def test_more_neighbours_than_the_crowd_has_avoids_them_all():
+    # A setting beyond the crowd's size is the whole crowd, not buffers that size (10**9
+    # neighbours asked for 40 GB a thread: a MemoryError).
+    start, goals = crossing_groups(n_side=3)
+    ends = []
+    for neighbours in (len(start) - 1, 10**9):
+        crowd = Crowd(World2D(), start, 0.3)
+        for _ in range(30):
+            crowd.step(toward(goals, crowd.positions, 0.1),
+                       avoid=Avoidance(neighbours=neighbours))
+        ends.append(crowd.positions.copy())
+    np.testing.assert_array_equal(ends[0], ends[1])
+    assert not np.array_equal(ends[0], start)
+
+
 def test_bad_avoid_is_refused_and_the_crowd_is_unchanged():
     crowd = Crowd(World2D(), [(0.0, 0.0), (2.0, 0.0)], 0.4)
     with pytest.raises(TypeError, match="avoid"):

@@ -49,7 +49,8 @@ class Avoidance:
     neighbours : int >= 1
         Nearest agents each agent avoids, at most (4 by default: finding them is most of
         avoidance's time in a dense crowd; 6 takes the project's crowd hall from 5.2 to 5.8
-        ms a step for about as many across).
+        ms a step for about as many across). More than the crowd's other agents: all of
+        them.
     """
 
     horizon: float | None = None
@@ -113,7 +114,9 @@ def avoided(settings: Avoidance, positions: FloatArray, radii: FloatArray,
     look = rmax + _kernel.LANE_LOOK * horizon * wish_max
     flow = _kc.grid_frame(positions, max(_kernel.FLOW_CELL * look, 2.0 * rmax))
     bins = _kernel.flow_bins(positions, wishes, *flow)
+    # No more than there are other agents: each thread's buffers hold that many.
+    neighbours = int(min(settings.neighbours, max(n - 1, 1)))
     run_rows(_kernel.avoid_rows, n, positions, radii, weights, motions, wishes, *grid, bins,
-             *flow, float(horizon), float(settings.lanes), int(settings.neighbours),
+             *flow, float(horizon), float(settings.lanes), neighbours,
              reach, out)
     return out
