@@ -324,8 +324,8 @@ def _nearest(positions, k, px, py, reach, ox, oy, size, nx, ny, start, items, ne
         # Whatever is left lies outside the square of cells read so far: at least as far
         # as its nearest side that is not the grid's own edge (less a rounding's room, as
         # an agent on a cell border may be filed in the cell beyond it). Once that is
-        # beyond reach, nothing left counts, however few were found (an agent alone
-        # stopped only at the grid's edge, reading every cell: a sparse crowd's search).
+        # beyond reach, nothing left counts, however few were found (an agent alone reads
+        # only the cells within its reach, not the grid out to its edge).
         done = math.inf
         if ci - ring > 0:
             done = min(done, px - (ox + (ci - ring) * size))
