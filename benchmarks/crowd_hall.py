@@ -63,6 +63,9 @@ import time
 
 import numpy as np
 
+sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
+from overlaps import overlaps  # noqa: E402
+
 HALL_X = 60.0
 HALL_Y = 30.0
 DOORS = (-22.5, -7.5, 7.5, 22.5)
@@ -274,30 +277,6 @@ MAKERS = {"sidestep": make_sidestep, "sidestep-avoid": make_sidestep_avoid, "rvo
 
 
 # ------------------------------------------------------------------ the check
-def overlaps(positions):
-    """``(pairs, deepest)``: agent pairs closer than two radii less 1e-6, by a NumPy grid."""
-    cell = 2.0 * RADIUS
-    keys = np.floor(positions / cell).astype(np.int64)
-    order = np.lexsort((keys[:, 1], keys[:, 0]))
-    sorted_keys = keys[order]
-    flat = sorted_keys[:, 0] * 1_000_003 + sorted_keys[:, 1]
-    pairs = 0
-    deepest = 0.0
-    for dx in (-1, 0, 1):
-        for dy in (-1, 0, 1):
-            want = (keys[:, 0] + dx) * 1_000_003 + keys[:, 1] + dy
-            lo = np.searchsorted(flat, want, "left")
-            hi = np.searchsorted(flat, want, "right")
-            for i in np.flatnonzero(hi > lo):
-                others = order[lo[i]:hi[i]]
-                others = others[others > i]
-                if len(others):
-                    d = np.linalg.norm(positions[others] - positions[i], axis=1)
-                    bad = d < 2.0 * RADIUS - 1e-6
-                    pairs += int(bad.sum())
-                    if bad.any():
-                        deepest = max(deepest, float(2.0 * RADIUS - d[bad].min()))
-    return pairs, deepest
 
 
 def in_walls(positions):
@@ -343,7 +322,7 @@ def one(library, steps, per_group, one_way=False, seed=7):
         here = step(wish)
         moving += time.perf_counter() - t0
         if k % 10 == 9 or k == steps - 1:
-            p, d = overlaps(here)
+            p, d = overlaps(here, RADIUS)
             pairs.append(p)
             deepest = max(deepest, d)
             walled = max(walled, in_walls(here))

@@ -13,7 +13,8 @@ thick, each turning at a constant rate of up to 2 rad/s and sliding to and fro (
 each walking at 1.4 m/s to a seeded goal and on to the next when within 1 m of it.
 dt = 1/30 s. Every 10th frame an independent NumPy check counts the agents closer to
 a bar's segment than their radius plus the bar's half thickness (less 1e-6 m): inside
-a bar. One fresh process per library and round, the order rotated.
+a bar, and the pairs of agents closer than two radii less 1e-6 m (``overlaps.py``):
+overlapping. One fresh process per library and round, the order rotated.
 
 Run (needs pymunk)::
 
@@ -29,6 +30,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
+from overlaps import overlaps  # noqa: E402
 from rounds import run_rounds  # noqa: E402
 
 HALF = 100.0           # the square's half side (m)
@@ -215,6 +217,8 @@ def one(library, frames):
     here = positions
     moving = 0.0
     inside = 0
+    pairs = [0]
+    deepest = 0.0
     for frame in range(1, frames + 1):
         wish = wishes(here, goals, target)
         t0 = time.perf_counter()
@@ -222,8 +226,12 @@ def one(library, frames):
         moving += time.perf_counter() - t0
         if frame % 10 == 0:
             inside = max(inside, int(_inside_bars(here, *poses(bars, frame)).sum()))
+            count, deep = overlaps(here, RADIUS)
+            pairs.append(count)
+            deepest = max(deepest, deep)
     row = {"library": library, "agent_frames_per_s": len(positions) * frames / moving,
-           "ms_per_frame": 1000 * moving / frames, "inside_max": inside}
+           "ms_per_frame": 1000 * moving / frames, "inside_max": inside,
+           "overlap_pairs_max": max(pairs), "overlap_deepest": deepest}
     for name, values in timings.items():
         row[f"{name}_ms"] = 1000 * statistics.median(values)
     print(json.dumps(row))
@@ -244,16 +252,19 @@ def main():
             if rows[n]}
     print(f"W8 living level: {BARS:,} bars, {AGENTS:,} agents, {args.frames} frames, "
           f"{args.rounds} rounds (medians)")
-    print("| library | agent-frames/s | ms per frame | agents inside a bar (max) | vs pymunk |")
-    print("|---|---|---|---|---|")
+    print("| library | agent-frames/s | ms per frame | agents inside a bar (max) "
+          "| overlapping pairs (max) | deepest | vs pymunk |")
+    print("|---|---|---|---|---|---|---|")
     for name in LIBRARIES:
         if not rows[name]:
-            print(f"| {name} | not run | | | |")
+            print(f"| {name} | not run | | | | | |")
             continue
         vs = f"{rate[name] / rate['pymunk']:.1f}x" if "pymunk" in rate else ""
         print(f"| {name} | {rate[name]:,.0f} | "
               f"{statistics.median(r['ms_per_frame'] for r in rows[name]):.2f} | "
-              f"{max(r['inside_max'] for r in rows[name])} | {vs} |")
+              f"{max(r['inside_max'] for r in rows[name])} | "
+              f"{max(r['overlap_pairs_max'] for r in rows[name]):,} | "
+              f"{max(r['overlap_deepest'] for r in rows[name]):.3f} m | {vs} |")
     if rows["sidestep"]:
         print(f"sidestep set_poses of {BARS:,} bodies: "
               f"{statistics.median(r['set_poses_ms'] for r in rows['sidestep']):.3f} ms; "

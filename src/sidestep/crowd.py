@@ -192,14 +192,19 @@ class _Agents:
         return np.ascontiguousarray(values[:, plane])
 
     def _prelude(self, displacements: object, mode: str, skin: float, avoid: object
-                 ) -> tuple[FloatArray, int, FloatArray, float, float, float, float, FloatArray]:
+                 ) -> tuple[FloatArray, int, FloatArray, float, float, float, float, FloatArray,
+                            BoolArray | IntArray | None, FloatArray]:
         """A step's checked input and first figures: ``(d, mode code, intents, rmax, dmax,
-        separation, cell, weights)`` (see :func:`sidestep.kernels.crowd.crowd_step`); ``d``
-        turned aside from the neighbours when ``avoid`` (:mod:`sidestep.avoidance`), and
-        with the pushes of agents of infinite weight sent on through the crowd, as the
-        weights they lend (:mod:`sidestep.kernels.push`); ``cell`` is the least cell of
-        the agents' grid: two agents' reach (each its radius and the most an agent moves,
-        ``dmax + separation``)."""
+        separation, cell, weights, squeezed, leads)`` (see
+        :func:`sidestep.kernels.crowd.crowd_step`; ``leads`` are the motions the step reads
+        as the agents' last, :meth:`_pushed`). Once the input is checked, the bodies
+        that moved since the last step sweep past the agents (:meth:`_carried`; which ones
+        they squeezed, the last answer: None when no body moved); ``d`` is then turned
+        aside from the neighbours when ``avoid`` (:mod:`sidestep.avoidance`), and holds
+        the pushes of agents of infinite weight and of the bodies' carry sent on through
+        the crowd, as the weights they lend (:mod:`sidestep.kernels.push`); ``cell`` is the
+        least cell of the agents' grid: two agents' reach (each its radius and the most an
+        agent moves, ``dmax + separation``)."""
         n = len(self._ids)
         d, _ = validation.points(displacements, "displacements", dim=self._DIM)
         if d.shape != (n, self._DIM):
@@ -210,6 +215,10 @@ class _Agents:
             d = d.copy()
         code = _MODE_CODES[validation.choice(mode, "mode", CROWD_MODES)]
         settings = avoidance(avoid)
+        before = self._positions
+        squeezed = self._carried()
+        if self._positions is not before:
+            self._made_way(before)
         if settings is not None and n:
             turned = avoided(settings, self._flat(self._positions), self._radii,
                              self._weights, self._flat(self._motions), self._flat(d))
@@ -218,7 +227,7 @@ class _Agents:
             else:
                 d = d.copy()
                 d[:, self._plane()] = turned
-        d, weights, bound = self._pushed(d)
+        d, weights, bound, leads = self._pushed(d)
         intents, dmax, rmax = _kc.step_figures(d, self._pressure, self._radii)
         # Pushes never lengthen a displacement past the largest asked (_pushed's bound),
         # but that cap's rounding may leave one an ulp over it, which would round the
@@ -228,36 +237,89 @@ class _Agents:
         dmax = _round_up(dmax)
         separation = self._separation if self._separation is not None else 0.25 * rmax
         cell = max(2.0 * (rmax + separation + dmax) + skin, 1e-9)
-        return d, code, intents, rmax, dmax, separation, cell, weights
+        return d, code, intents, rmax, dmax, separation, cell, weights, squeezed, leads
 
-    def _pushed(self, d: FloatArray) -> tuple[FloatArray, FloatArray, float]:
+    def _carried(self) -> BoolArray | IntArray | None:
+        """Let the bodies that moved since the last step sweep past the agents (their
+        positions replaced); returns which ones were squeezed (a mask or rows; None: no
+        body moved)."""
+        raise NotImplementedError
+
+    def _levels(self) -> tuple[FloatArray, FloatArray]:
+        """Each agent's extent along ``up``, ``(lows, highs)`` (zeros in 2D): agents whose
+        extents do not meet never push each other (:mod:`sidestep.kernels.push`)."""
+        flat = np.zeros(len(self._ids))
+        return flat, flat
+
+    def _pushed(self, d: FloatArray) -> tuple[FloatArray, FloatArray, float, FloatArray]:
         """``d`` with the pushes of walking agents of infinite weight sent on through the
         crowd, and the weights they lend for the step
         (:func:`sidestep.kernels.push.push_plans`); ``d`` and the crowd's weights as they
         are when no such agent walks. No agent's displacement grows past the step's
         largest asked, the third answer (up to the cap's rounding; ``inf`` when nothing was
-        pushed)."""
+        pushed). The fourth: the motions the step reads as each agent's last (how far a
+        neighbour may follow it, :mod:`sidestep.kernels.follow`): a pushed agent's
+        displacement for this step, so that the agents behind it close up as far as it is
+        pushed (a push goes on through a crowd at rest within the step), else the motion it
+        made last step."""
         weights = self._weights
         heavy = np.isinf(weights)
         if not heavy.any() or not np.any(d[heavy]):
-            return d, weights, math.inf
+            return d, weights, math.inf, self._motions
         plane = self._plane()
         flat = self._flat(self._positions)
         asked = self._flat(d)
         length = np.sqrt(np.einsum("ij,ij->i", d, d))
         dmax = float(length.max())
-        grid = _kc.grid_agents(flat, 2.0 * float(self._radii.max()) + 2.0 * dmax)
-        plans = np.empty_like(asked)
-        carried = np.empty(len(weights))
-        if not _push.push_plans(flat, self._radii, weights, asked, dmax, *grid, plans, carried):
-            return d, weights, math.inf
+        plans, carried = self._plans(flat, asked, dmax, flat, False)
+        if plans is None:
+            return d, weights, math.inf, self._motions
         pushed = d.copy()
         pushed[:, plane] += plans
         # At most the largest displacement asked (the step's bound on every motion).
         total = np.sqrt(np.einsum("ij,ij->i", pushed, pushed))
         over = total > dmax
         pushed[over] *= (dmax / total[over])[:, None]
-        return pushed, carried, dmax
+        leads = self._motions.copy()
+        given = np.any(plans != 0.0, axis=1)
+        leads[given] = pushed[given]
+        return pushed, carried, dmax, leads
+
+    def _plans(self, flat: FloatArray, asked: FloatArray, dmax: float, before: FloatArray,
+               whole: bool) -> tuple[FloatArray | None, FloatArray]:
+        """:func:`sidestep.kernels.push.push_plans` for the agents at ``flat`` (the crowd's
+        plane) asking ``asked``: the plans (None when nothing pushed) and the weights lent."""
+        lows, highs = self._levels()
+        grid = _kc.grid_agents(flat, 2.0 * float(self._radii.max()) + 2.0 * dmax)
+        plans = np.empty_like(flat)
+        carried = np.empty(len(flat))
+        if not _push.push_plans(flat, self._radii, self._weights, asked, dmax, *grid, before,
+                                lows, highs, whole, plans, carried):
+            return None, carried
+        return plans, carried
+
+    def _made_way(self, before: FloatArray) -> None:
+        """Agents carried into their neighbours by the bodies push them out of the way, and
+        those push on (:mod:`sidestep.kernels.push`): moves of their own, through the world
+        (never into an obstacle), before the step, from the positions ``before`` the carry
+        to the crowd's now."""
+        flat = self._flat(self._positions)
+        dmax = _kc.longest(flat - self._flat(before))
+        if dmax == 0.0:
+            return
+        plans, _ = self._plans(flat, np.zeros_like(flat), dmax, self._flat(before), True)
+        if plans is None:
+            return
+        rows = np.flatnonzero(np.any(plans != 0.0, axis=1))
+        d = np.zeros((len(rows), self._DIM))
+        d[:, self._plane()] = plans[rows]
+        positions = self._positions.copy()
+        positions[rows] = self._slid(rows, d)
+        self._positions = positions
+
+    def _slid(self, rows: IntArray, d: FloatArray) -> FloatArray:
+        """The agents of ``rows`` moved by ``d (m, dim)`` through the world (a slide)."""
+        raise NotImplementedError
 
     @staticmethod
     def _params(world: "World2D | World3D", figures: tuple[object, ...],
@@ -399,11 +461,17 @@ class Crowd(_Agents):
         return self._append(p, r, weights)
 
     # --------------------------------------------------------------- step
-    def _carried(self, world: "World2D", skin: float, margin: float, slack: float,
-                 min_motion: float) -> BoolArray | None:
+    def _slid(self, rows: IntArray, d: FloatArray) -> FloatArray:
+        moved: FloatArray = self._world.move_many(self._positions[rows], d, self._radii[rows],
+                                                  mask=self._mask)
+        return moved.reshape(len(rows), 2)
+
+    def _carried(self) -> BoolArray | None:
         """Let the bodies that moved since the last step sweep past the agents
         (:mod:`sidestep.kernels.carry`); returns which ones were squeezed (None: no body
         moved)."""
+        world = self._world
+        skin, margin, slack, min_motion = world._tolerances()
         store = world._store
         stamp = store.bodies.count
         n = len(self._ids)
@@ -461,9 +529,8 @@ class Crowd(_Agents):
         n = len(self._ids)
         world = self._world
         skin, margin, slack, min_motion = world._tolerances()
-        d, code, intents, rmax, dmax, separation, cell, weights = self._prelude(
+        d, code, intents, rmax, dmax, separation, cell, weights, squeezed, leads = self._prelude(
             displacements, mode, skin, avoid)
-        squeezed = self._carried(world, skin, margin, slack, min_motion)
         p = self._positions
         grid = _kc.grid_agents(p, cell)
         ox, oy, size, nx, ny, start, items = grid
@@ -484,14 +551,14 @@ class Crowd(_Agents):
                  packed, rest, items, start, ox, oy, size, nx, ny,
                  rmax, dmax, code, separation, skin, margin, slack, min_motion,
                  world._max_iterations, *last, still, busy, open_cells, out, stops, obstacles,
-                 pressure, self._motions, counts, records, *_cells(nx * ny, n), join=False)
+                 pressure, leads, counts, records, *_cells(nx * ny, n), join=False)
         back = self._sent_back(p, out, counts, records, items, skin, max(
             1.0, abs(ox), abs(oy), abs(ox + nx * size), abs(oy + ny * size)))
         if len(back):
             run_rows(_kc.redo_rows, len(back), blob, seen, packed, rest, items, start, ox, oy,
                      size, nx, ny, rmax, dmax, code, separation, skin, margin, slack,
                      min_motion, world._max_iterations, still, busy, open_cells, out, stops,
-                     obstacles, pressure, self._motions, counts, records, back,
+                     obstacles, pressure, leads, counts, records, back,
                      np.zeros(1, dtype=np.int64), join=False)
         self._finish(params, d, p, out, stops, obstacles, pressure, open_cells, still_params)
         if squeezed is not None:

@@ -23,6 +23,7 @@ from ._types import CrowdMode, FloatArray, IntArray, Numbers, Points3
 from .crowd import CrowdStep, _Agents, _cells, _read_only
 from .kernels import crowd as _kc
 from .kernels import moves as _moves
+from .kernels3d import moves as _moves3d
 from .kernels3d import crowd as _kc3
 from .threads import run_rows
 
@@ -153,6 +154,34 @@ class Crowd3D(_Agents):
         return _read_only(self._heights)
 
     # --------------------------------------------------------------- step
+    def _carried(self) -> IntArray | None:
+        """Let the bodies that moved since the last step sweep past the agents
+        (:func:`sidestep.carry3d.carry_agents`); returns the rows of those squeezed (None:
+        no body moved)."""
+        world = self._world
+        bodies = world._store.bodies
+        squeezed = None
+        if bodies.count > self._since and len(self._ids):
+            self._positions, _, squeezed = _carry3d.carry_agents(
+                world, world._packed(self._mask), self._since, self._positions, self._radii,
+                self._halves)
+        self._since = bodies.count
+        return squeezed
+
+    def _slid(self, rows: IntArray, d: FloatArray) -> FloatArray:
+        world = self._world
+        out = np.empty((len(rows), 3))
+        run_rows(_moves3d.move_agents, len(rows), world._packed(self._mask),
+                 self._positions[rows], d, self._radii[rows], self._halves[rows], world._up,
+                 _moves.MODE_SLIDE, *world._tolerances(), world._max_iterations, out)
+        return out
+
+    def _levels(self) -> tuple[FloatArray, FloatArray]:
+        """Each capsule's extent along ``up`` (see :meth:`Crowd._levels`)."""
+        height = self._positions[:, self._world._up]
+        reach = self._halves + self._radii
+        return height - reach, height + reach
+
     def _plane(self) -> list[int]:
         """The ground plane's columns (the horizontal axes: agents avoid each other in it)."""
         up = self._world._up
@@ -193,16 +222,8 @@ class Crowd3D(_Agents):
         world = self._world
         up = world._up
         skin, margin, slack, min_motion = world._tolerances()
-        d, code, intents, rmax, dmax, separation, cell, weights = self._prelude(
+        d, code, intents, rmax, dmax, separation, cell, weights, squeezed, leads = self._prelude(
             displacements, mode, skin, avoid)
-        squeezed = None
-        bodies = world._store.bodies
-        if bodies.count > self._since and n:
-            # Bodies moved since the last step: their motion sweeps past the agents first.
-            self._positions, _, squeezed = _carry3d.carry_agents(
-                world, world._packed(self._mask), self._since, self._positions, self._radii,
-                self._halves)
-        self._since = bodies.count
         p = self._positions
         # The largest coordinate (for rounding), rounded up to a power of two: it stays
         # the same from step to step (agents at rest, Crowd._buffers).
@@ -221,14 +242,14 @@ class Crowd3D(_Agents):
                  d, intents, packed, rest, items, start, ox, oy,
                  size, nx, ny, up, rmax, dmax, code, separation, skin, margin, slack,
                  min_motion, world._max_iterations, scale, *last, flat, last_flat, still, busy,
-                 out, stops, obstacles, pressure, self._motions, counts, records,
+                 out, stops, obstacles, pressure, leads, counts, records,
                  *_cells(nx * ny, n), join=False)
         back = self._sent_back(p, out, counts, records, items, skin, scale)
         if len(back):
             run_rows(_kc3.redo_rows, len(back), blob, packed, rest, items, start, ox, oy, size,
                      nx, ny, up, rmax, dmax, code, separation, skin, margin, slack, min_motion,
                      world._max_iterations, scale, still, busy, out, stops, obstacles, pressure,
-                     self._motions, counts, records, back, np.zeros(1, dtype=np.int64),
+                     leads, counts, records, back, np.zeros(1, dtype=np.int64),
                      join=False)
         self._finish(params, d, flat, out, stops, obstacles, pressure, open_cells)
         if squeezed is not None and len(squeezed):

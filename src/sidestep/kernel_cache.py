@@ -90,7 +90,7 @@ KERNELS: dict[str, tuple[str, float]] = {
     "crowd:redo_rows": ("F1 U1 F2 F2 I1 I1 f f f i i f f i f f f f f i U1 U1 U1 F2 I1 I1 F2 "
                         "F2 I1 F3 I1 I1 I1", 3),
     "follow:failing_follows": ("F2 F2 I1 F3 f f I1", 0.5),
-    "push:push_plans": ("F2 F1 F1 F2 f f f f i i I1 I1 F2 F1", 0.5),
+    "push:push_plans": ("F2 F1 F1 F2 f f f f i i I1 I1 F2 F1 F1 b F2 F1", 0.5),
     "crowd:grid_agents": ("F2 f", 0.2),
     "crowd:grid_frame": ("F2 f", 0.1),
     "crowd:open_to_bodies": ("F1 U1 U1 f f f i i f f f f f", 0.5),

@@ -13,7 +13,9 @@ def plans_of(positions, radii, weights, asked):
     grid = grid_agents(positions, 2.0 * radii.max() + 2.0 * dmax)
     plans = np.empty_like(asked)
     carried = np.empty(len(weights))
-    push_plans(positions, radii, weights, asked, dmax, *grid, plans, carried)
+    level = np.zeros(len(weights))
+    push_plans(positions, radii, weights, asked, dmax, *grid, positions, level, level, False,
+               plans, carried)
     return plans, carried
 
 
@@ -49,3 +51,51 @@ def test_pushes_from_several_heavy_agents_sum_the_same_in_any_order(seed, heavy)
     again, lent = plans_of(positions[order], radii[order], weights[order], asked[order])
     np.testing.assert_array_equal(again, plans[order])
     np.testing.assert_array_equal(lent, carried[order])
+
+
+@given(st.integers(0, 2 ** 32 - 1))
+def test_pushes_a_carry_gives_sum_the_same_in_any_order(seed):
+    # Agents carried (by a body) into a packed group: each new overlap is given to the
+    # neighbour (shared when both were carried) and sent on, the same to the bit in any
+    # order of the agents.
+    rng = np.random.default_rng(seed)
+    before = rng.uniform(-1.5, 1.5, (14, 2))
+    after = before.copy()
+    carried = rng.choice(14, 4, replace=False)
+    after[carried] += rng.uniform(-0.3, 0.3, (4, 2))
+    radii = rng.uniform(0.2, 0.4, 14)
+    weights = rng.choice([1.0, 2.0], 14)
+    dmax = float(np.linalg.norm(after - before, axis=1).max())
+    level = np.zeros(14)
+
+    def plans_for(order):
+        grid = grid_agents(after[order], 2.0 * radii.max() + 2.0 * dmax)
+        plans = np.empty((14, 2))
+        lent = np.empty(14)
+        push_plans(after[order], radii[order], weights[order], np.zeros((14, 2)), dmax, *grid,
+                   before[order], level, level, True, plans, lent)
+        return plans, lent
+
+    plans, lent = plans_for(np.arange(14))
+    order = rng.permutation(14)
+    again, lent_again = plans_for(order)
+    np.testing.assert_array_equal(again, plans[order])
+    np.testing.assert_array_equal(lent_again, lent[order])
+
+
+def test_a_carry_into_a_neighbour_pushes_it_out_of_the_overlap_and_on():
+    # The first of three in a row is carried 0.3 into the second: the second is given the
+    # new overlap (0.3 less the 0.1 gap they had), the third what the second then heads
+    # into beyond their gap.
+    before = np.array([(0.0, 0.0), (1.1, 0.0), (2.2, 0.0)])
+    after = before.copy()
+    after[0, 0] += 0.3
+    radii = np.full(3, 0.5)
+    level = np.zeros(3)
+    grid = grid_agents(after, 2.0 + 0.6)
+    plans = np.empty((3, 2))
+    lent = np.empty(3)
+    push_plans(after, radii, np.ones(3), np.zeros((3, 2)), 0.3, *grid, before, level, level,
+               True, plans, lent)
+    np.testing.assert_allclose(plans, [(0.0, 0.0), (0.2, 0.0), (0.1, 0.0)], atol=1e-12)
+    assert lent[1] > lent[2] > 1.0 and lent[0] == 1.0

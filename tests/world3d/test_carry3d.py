@@ -365,3 +365,23 @@ def test_a_door_on_a_layer_a_character_masks_out_sweeps_past_it_but_pushes_the_o
             hero.position = (0.8, 0.0, 0.6)
     assert ghost.position[0] == pytest.approx(0.5)             # the door passed through it
     assert hero.position[0] > 1.5 + 0.05 + 0.3 - 1e-6          # pushed ahead of the door
+
+
+def test_crowd3d_pushed_by_a_sliding_door_makes_way_on_its_floor_only():
+    # A door slides into a file of agents on the ground; two agents stand on a floor
+    # above the file (their capsules far over it): the file makes way, one pushing the
+    # next, and the agents upstairs are not pushed by the ones below.
+    world = _ground()
+    world.add_boxes([(0.5, 3.0, -1.0)], [(6.0, 3.2, 1.0)])             # the floor above
+    door = world.add_body(world.add_boxes([(-0.05, 0.0, -1.0)], [(0.05, 2.0, 1.0)]))
+    file = [(0.3 + 0.41 * k, 0.9 + 1e-3, 0.0) for k in range(4)]
+    upstairs = [(0.71, 4.1 + 1e-3, 0.0), (1.12, 4.1 + 1e-3, 0.0)]
+    crowd = sidestep.Crowd3D(world, file + upstairs, 0.2, 1.8)
+    for k in range(1, 6):
+        world.set_pose(door, (0.1 * k, 0.0, 0.0), dt=DT)
+        ends = crowd.step(np.zeros((6, 3))).positions
+        ground = ends[:4, [0, 2]]
+        gaps = np.linalg.norm(ground[1:] - ground[:-1], axis=1) - 0.4
+        assert gaps.min() >= -1e-6                          # pushed on, never onto each other
+    np.testing.assert_array_equal(ends[4:], upstairs)       # nothing pushed them
+    assert ends[0, 0] >= 0.5 + 0.05 + 0.2 - 1e-6            # clear of the door

@@ -73,7 +73,7 @@ import numpy as np
 from numba import njit
 
 from .borrow import borrow
-from .follow import note_follows
+from .follow import note_follows, widened
 from .moves import (CONTACT_FIELDS, MODE_BLOCK, MODE_GHOST, MODE_SLIDE, STOP_BLOCKED,
                     STOP_DONE, STOP_SLID, closes, move_agent, open_around)
 from .planes import corner, solve_planes
@@ -755,7 +755,7 @@ def _cell(packed, rest, items, row, neighbours, count, scale, follow, motions, p
         # What it asked to go away, if it went as far away last step (kernels.follow).
         asked = rest[j, 1] * pairs[t, 0] + rest[j, 2] * pairs[t, 1]
         went = motions[items[j], 0] * pairs[t, 0] + motions[items[j], 1] * pairs[t, 1]
-        pairs[t, 2] = pairs[t, 4] + max(min(asked, went), 0.0) if follow else pairs[t, 4]
+        pairs[t, 2] = widened(pairs[t, 4], pairs[t, 3], asked, went) if follow else pairs[t, 4]
 
 
 @njit(cache=True, nogil=True)

@@ -72,6 +72,16 @@ def note_follows(counts, records, k, dim, mx, my, mz, pairs, count, n0, gap_at, 
     counts[k] = found
 
 
+@njit(cache=True, inline="always")
+def widened(share, gap, asked, went):
+    """An agent's bound against a neighbour when it may follow it (see the module): its
+    ``share`` of their ``gap`` and what the neighbour asked to go away (``asked``, along
+    the line to it), as far as it went away last step (``went``). A pair that overlaps
+    (``gap < 0``: a body carried one into the other) follows only once the neighbour's
+    going away has undone the overlap: the overlap is not kept."""
+    return share + max(min(asked, went) + min(gap, 0.0), 0.0)
+
+
 @njit(cache=True, forceinline=True)
 def _breaks(starts, out, records, k, a, dim, tolerance, rounding):
     """Whether agent ``k``'s follow record ``a`` fails with the motions in ``out``."""

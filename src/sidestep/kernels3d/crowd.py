@@ -51,7 +51,7 @@ import numpy as np
 from numba import njit
 
 from ..kernels.borrow import borrow
-from ..kernels.follow import note_follows
+from ..kernels.follow import note_follows, widened
 from ..kernels.crowd import (ROUNDING, _golden, _share, busy_spread, calm, capped, cell_order,
                               grid_window, on_grain, pressure_grain, search_reach, settles,
                               touch_base, wish_terms)
@@ -247,7 +247,7 @@ def _cell(packed, rest, items, row, neighbours, count, up, a0, a1, scale, follow
         asked = rest[j, 1] * pairs[t, 0] + rest[j, 2] * pairs[t, 1] + rest[j, 3] * pairs[t, 2]
         went = motions[k, 0] * pairs[t, 0] + motions[k, 1] * pairs[t, 1] + \
             motions[k, 2] * pairs[t, 2]
-        pairs[t, 3] = pairs[t, 5] + max(min(asked, went), 0.0) if follow else pairs[t, 5]
+        pairs[t, 3] = widened(pairs[t, 5], pairs[t, 4], asked, went) if follow else pairs[t, 5]
 
 
 @njit(cache=True, nogil=True)
