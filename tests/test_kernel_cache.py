@@ -49,6 +49,11 @@ for _ in range(2):                            # following the one ahead; the box
 walker = sidestep.Agent(world, (-3.0, 4.6), radius=0.25)
 world.set_pose(bar, (0.0, 0.6), 0.4)
 walker.step(0.0, 0.0)
+w2 = sidestep.World2D()
+blade = w2.add_body(w2.add_walls([(0.0, 0.0)], [(3.0, 0.0)], 0.05))
+pushed = sidestep.Crowd(w2, [(1.5, 0.3), (1.5, 0.71)], 0.2)
+w2.set_pose(blade, (0.0, 0.0), 0.15)
+pushed.step(np.zeros((2, 2)))                 # the blade carries one into the other
 w3 = sidestep.World3D()
 w3.add_boxes([(-5, -1, -5)], [(5, 0, 5)])
 w3.add_mesh(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0.0]]), np.array([[0, 1, 2]]))

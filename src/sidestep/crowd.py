@@ -218,7 +218,13 @@ class _Agents:
         before = self._positions
         squeezed = self._carried()
         if self._positions is not before:
-            self._made_way(before)
+            short = self._made_way(before, skin)
+            if len(short):
+                held = np.zeros(n, dtype=bool)
+                if squeezed is not None:
+                    held[squeezed] = True
+                held[short] = True
+                squeezed = held
         if settings is not None and n:
             turned = avoided(settings, self._flat(self._positions), self._radii,
                              self._weights, self._flat(self._motions), self._flat(d))
@@ -298,24 +304,29 @@ class _Agents:
             return None, carried
         return plans, carried
 
-    def _made_way(self, before: FloatArray) -> None:
+    def _made_way(self, before: FloatArray, skin: float) -> IntArray:
         """Agents carried into their neighbours by the bodies push them out of the way, and
         those push on (:mod:`sidestep.kernels.push`): moves of their own, through the world
         (never into an obstacle), before the step, from the positions ``before`` the carry
-        to the crowd's now."""
+        to the crowd's now. Returns the rows of the agents an obstacle stopped short of
+        their push by more than ``skin``: squeezed (they may be left overlapping)."""
         flat = self._flat(self._positions)
         dmax = _kc.longest(flat - self._flat(before))
+        none = np.zeros(0, dtype=np.int64)
         if dmax == 0.0:
-            return
+            return none
         plans, _ = self._plans(flat, np.zeros_like(flat), dmax, self._flat(before), True)
         if plans is None:
-            return
-        rows = np.flatnonzero(np.any(plans != 0.0, axis=1))
+            return none
+        rows = _push.pushed_rows(plans)
         d = np.zeros((len(rows), self._DIM))
         d[:, self._plane()] = plans[rows]
         positions = self._positions.copy()
         positions[rows] = self._slid(rows, d)
+        went = np.linalg.norm(positions[rows] - self._positions[rows], axis=1)
         self._positions = positions
+        short: IntArray = rows[went < np.linalg.norm(d, axis=1) - skin]
+        return short
 
     def _slid(self, rows: IntArray, d: FloatArray) -> FloatArray:
         """The agents of ``rows`` moved by ``d (m, dim)`` through the world (a slide)."""
@@ -462,9 +473,12 @@ class Crowd(_Agents):
 
     # --------------------------------------------------------------- step
     def _slid(self, rows: IntArray, d: FloatArray) -> FloatArray:
-        moved: FloatArray = self._world.move_many(self._positions[rows], d, self._radii[rows],
-                                                  mask=self._mask)
-        return moved.reshape(len(rows), 2)
+        world = self._world
+        out = np.empty((len(rows), 2))
+        run_rows(_moves.move_agents, len(rows), world._store.pack(),
+                 world._store.live(self._mask), self._positions[rows], d, self._radii[rows],
+                 _moves.MODE_SLIDE, *world._tolerances(), world._max_iterations, out)
+        return out
 
     def _carried(self) -> BoolArray | None:
         """Let the bodies that moved since the last step sweep past the agents
@@ -524,7 +538,12 @@ class Crowd(_Agents):
         another; no agent moves more than the largest displacement (rounded up
         by at most a sixteenth) plus ``separation``, but one leaving an
         obstacle it started in; the ends do not depend on the agents' order (to
-        rounding, 1e-9) nor on the number of threads (exactly).
+        rounding, 1e-9) nor on the number of threads (exactly). Bodies that
+        moved since the last step come first: they carry the agents they sweep
+        past out of their way, and an agent carried into a neighbour pushes it
+        on (:mod:`sidestep.kernels.push`), so the step starts with the crowd
+        apart but where a body squeezed an agent against something that does
+        not give way.
         """
         n = len(self._ids)
         world = self._world

@@ -216,7 +216,9 @@ class Crowd3D(_Agents):
         (rounded up by at most a sixteenth) plus ``separation``, but one
         leaving an obstacle it started in; the ends do not depend on the
         agents' order (to rounding, 1e-9) nor on the number of threads
-        (exactly).
+        (exactly). Bodies that moved since the last step come first, as in
+        :meth:`Crowd.step`: their carry, and the pushes of agents carried into
+        their neighbours (between agents whose capsules share heights).
         """
         n = len(self._ids)
         world = self._world

@@ -101,21 +101,26 @@ def push_plans(positions, radii, weights, displacements, dmax, ox, oy, size, nx,
         carried[k] = weights[k]
     # Pushers this round: agents of infinite weight that walk, then whoever was pushed.
     active = np.empty(n, dtype=np.int64)
-    count = 0
+    sources = 0
     for k in range(n):
         if math.isinf(weights[k]) and (displacements[k, 0] != 0.0 or displacements[k, 1] != 0.0):
-            active[count] = k
-            count += 1
+            active[sources] = k
+            sources += 1
+    count = sources
     grain = grain_below(dmax, GRAIN)
-    seed = np.zeros((n, 2))
+    seed = np.empty((n, 2))
     seeded = _carry_seeds(positions, radii, weights, displacements, before, lows, highs, rmax,
                           ox, oy, inverse, nx, ny, start, items, grain, seed)
     if count == 0 and seeded.shape[0] == 0:
         return 0
-    given = np.zeros((n, 2))
+    # Only the agents a round reaches are read or written (no pass over the whole crowd a
+    # round): ``listed`` this round's, ``planned`` the last round's.
+    given = np.empty((n, 2))
     lent = np.empty(n)
     touched = np.zeros(n, dtype=np.uint8)
     listed = np.empty(n, dtype=np.int64)
+    planned = np.empty(n, dtype=np.int64)
+    n_planned = 0
     rounds = 0
     while rounds < ROUNDS:
         rounds += 1
@@ -173,7 +178,8 @@ def push_plans(positions, radii, weights, displacements, dmax, ox, oy, size, nx,
                         lent[k] = max(lent[k], lend)
         # All at once: this round's pushes replace the last round's.
         changed = False
-        for k in range(n):
+        for q in range(n_planned):
+            k = planned[q]
             if touched[k] == 0 and (plans[k, 0] != 0.0 or plans[k, 1] != 0.0):
                 plans[k, 0] = 0.0
                 plans[k, 1] = 0.0
@@ -196,22 +202,21 @@ def push_plans(positions, radii, weights, displacements, dmax, ox, oy, size, nx,
         if not changed:
             break
         # Next round's pushers: the sources and everyone pushed.
-        count = 0
-        for k in range(n):
-            if (math.isinf(weights[k]) and (displacements[k, 0] != 0.0 or
-                                            displacements[k, 1] != 0.0)) or \
-                    plans[k, 0] != 0.0 or plans[k, 1] != 0.0:
-                active[count] = k
-                count += 1
+        for q in range(m):
+            planned[q] = listed[q]
+            active[sources + q] = listed[q]
+        n_planned = m
+        count = sources + m
     return rounds
 
 
 @njit(cache=True)
 def _carry_seeds(positions, radii, weights, displacements, before, lows, highs, rmax, ox, oy,
                  inverse, nx, ny, start, items, grain, seed):
-    """The overlaps the bodies' carry made, as pushes (see the module): adds to ``seed (n,
-    2)`` each neighbour's part, away from the carried agent, and returns the agents given
-    one (``(m,) int64``, ascending)."""
+    """The overlaps the bodies' carry made, as pushes (see the module): writes to ``seed
+    (n, 2)`` each neighbour's parts summed, away from the carried agents (rows of the
+    agents given none are left as they were), and returns the agents given one (``(m,)
+    int64``, ascending)."""
     n = positions.shape[0]
     mark = np.zeros(n, dtype=np.uint8)
     for j in range(n):
@@ -242,9 +247,12 @@ def _carry_seeds(positions, radii, weights, displacements, before, lows, highs, 
                     if positions[k, 0] != before[k, 0] or positions[k, 1] != before[k, 1]:
                         into *= _share(weights[j], weights[k])      # carried both: shared
                     into += _against(displacements, k, ex / dist, ey / dist)
+                    if not mark[k]:
+                        mark[k] = 1
+                        seed[k, 0] = 0.0
+                        seed[k, 1] = 0.0
                     seed[k, 0] += on_grain(into * ex / dist, grain)
                     seed[k, 1] += on_grain(into * ey / dist, grain)
-                    mark[k] = 1
     return np.flatnonzero(mark)
 
 
@@ -252,3 +260,15 @@ def _carry_seeds(positions, radii, weights, displacements, before, lows, highs, 
 def _against(displacements, k, ux, uy):
     """How far agent ``k``'s own displacement heads against the unit ``u`` (0 if not)."""
     return max(-(displacements[k, 0] * ux + displacements[k, 1] * uy), 0.0)
+
+
+@njit(cache=True)
+def pushed_rows(plans):
+    """The rows of ``plans (n, 2)`` (:func:`push_plans`) that push: ``(m,) int64``."""
+    rows = np.empty(plans.shape[0], dtype=np.int64)
+    m = 0
+    for k in range(plans.shape[0]):
+        if plans[k, 0] != 0.0 or plans[k, 1] != 0.0:
+            rows[m] = k
+            m += 1
+    return rows[:m].copy()
