@@ -198,13 +198,14 @@ class _Agents:
         separation, cell, weights, squeezed, leads)`` (see
         :func:`sidestep.kernels.crowd.crowd_step`; ``leads`` are the motions the step reads
         as the agents' last, :meth:`_pushed`). Once the input is checked, the bodies
-        that moved since the last step sweep past the agents (:meth:`_carried`; which ones
-        they squeezed, the last answer: None when no body moved); ``d`` is then turned
-        aside from the neighbours when ``avoid`` (:mod:`sidestep.avoidance`), and holds
-        the pushes of agents of infinite weight and of the bodies' carry sent on through
-        the crowd, as the weights they lend (:mod:`sidestep.kernels.push`); ``cell`` is the
-        least cell of the agents' grid: two agents' reach (each its radius and the most an
-        agent moves, ``dmax + separation``)."""
+        that moved since the last step sweep past the agents (:meth:`_carried`) and the
+        agents they carried into their neighbours push them on (:meth:`_made_way`; the
+        agents squeezed by either, the ninth answer: None when no body moved); ``d`` is
+        then turned aside from the neighbours when ``avoid`` (:mod:`sidestep.avoidance`),
+        and holds the pushes of agents of infinite weight sent on through the crowd, as
+        the weights they lend (:mod:`sidestep.kernels.push`); ``cell`` is the least cell
+        of the agents' grid: two agents' reach (each its radius and the most an agent
+        moves, ``dmax + separation``)."""
         n = len(self._ids)
         d, _ = validation.points(displacements, "displacements", dim=self._DIM)
         if d.shape != (n, self._DIM):
