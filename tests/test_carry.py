@@ -189,3 +189,21 @@ def test_crowd_swept_by_bars_keeps_apart_where_it_has_room():
         st = crowd.step(np.zeros((len(keep), 2)))
         assert np.all(world.clearance(st.positions) >= 0.2 - GAP)
         assert _closest_gap(st.positions, 0.2) >= -0.01, frame
+
+
+def test_agent_pushed_against_a_wall_by_a_carried_neighbour_is_squeezed():
+    # A door slides into an agent, which pushes the one ahead of it against a wall: that one
+    # cannot make way, is said to be squeezed, and stays clear of the wall (the two may be
+    # left overlapping: there is no room).
+    world = sidestep.World2D()
+    world.add_walls([(2.0, -3.0)], [(2.0, 3.0)])
+    door = world.add_body(world.add_boxes([(-0.1, -1.0)], [(0.0, 1.0)]))
+    crowd = sidestep.Crowd(world, [(0.5, 0.0), (1.5, 0.0)], 0.2)
+    stops = []
+    for k in range(1, 11):              # the door stops 0.35 m short of the wall
+        world.set_pose(door, (0.15 * k, 0.0), 0.0)
+        st = crowd.step(np.zeros((2, 2)))
+        stops.append(st.stop[1])
+        assert np.all(world.clearance(st.positions) >= 0.2 - GAP)
+        assert st.positions[1, 0] <= 2.0 - 0.2 + GAP
+    assert stops[:7] == ["done"] * 7 and stops[7:] == ["squeezed"] * 3
