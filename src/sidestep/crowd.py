@@ -288,7 +288,7 @@ class _Agents:
         over = total > dmax
         pushed[over] *= (dmax / total[over])[:, None]
         leads = self._motions.copy()
-        given = np.any(plans != 0.0, axis=1)
+        given = _push.pushed_rows(plans)
         leads[given] = pushed[given]
         return pushed, carried, dmax, leads
 

@@ -109,8 +109,8 @@ def push_plans(positions, radii, weights, displacements, dmax, ox, oy, size, nx,
     count = sources
     grain = grain_below(dmax, GRAIN)
     seed = np.empty((n, 2))
-    seeded = _carry_seeds(positions, radii, weights, displacements, before, lows, highs, rmax,
-                          ox, oy, inverse, nx, ny, start, items, grain, seed)
+    seeded = _carry_seeds(positions, radii, weights, before, lows, highs, rmax, ox, oy,
+                          inverse, nx, ny, start, items, grain, seed)
     if count == 0 and seeded.shape[0] == 0:
         return 0
     # Only the agents a round reaches are read or written (no pass over the whole crowd a
@@ -147,7 +147,7 @@ def push_plans(positions, radii, weights, displacements, dmax, ox, oy, size, nx,
                     for t in range(start[c], start[c + 1]):
                         k = items[t]
                         if k == j or math.isinf(weights[k]) or not carried[j] > weights[k] \
-                                or lows[k] > highs[j] or lows[j] > highs[k]:
+                                or _other_level(lows, highs, j, k):
                             continue
                         ex = positions[k, 0] - positions[j, 0]
                         ey = positions[k, 1] - positions[j, 1]
@@ -211,8 +211,8 @@ def push_plans(positions, radii, weights, displacements, dmax, ox, oy, size, nx,
 
 
 @njit(cache=True)
-def _carry_seeds(positions, radii, weights, displacements, before, lows, highs, rmax, ox, oy,
-                 inverse, nx, ny, start, items, grain, seed):
+def _carry_seeds(positions, radii, weights, before, lows, highs, rmax, ox, oy, inverse, nx,
+                 ny, start, items, grain, seed):
     """The overlaps the bodies' carry made, as pushes (see the module): writes to ``seed
     (n, 2)`` each neighbour's parts summed, away from the carried agents (rows of the
     agents given none are left as they were), and returns the agents given one (``(m,)
@@ -229,8 +229,7 @@ def _carry_seeds(positions, radii, weights, displacements, before, lows, highs, 
                 c = cj * nx + ci
                 for t in range(start[c], start[c + 1]):
                     k = items[t]
-                    if k == j or math.isinf(weights[k]) or lows[k] > highs[j] or \
-                            lows[j] > highs[k]:
+                    if k == j or math.isinf(weights[k]) or _other_level(lows, highs, j, k):
                         continue
                     ex = positions[k, 0] - positions[j, 0]
                     ey = positions[k, 1] - positions[j, 1]
@@ -246,7 +245,6 @@ def _carry_seeds(positions, radii, weights, displacements, before, lows, highs, 
                         continue
                     if positions[k, 0] != before[k, 0] or positions[k, 1] != before[k, 1]:
                         into *= _share(weights[j], weights[k])      # carried both: shared
-                    into += _against(displacements, k, ex / dist, ey / dist)
                     if not mark[k]:
                         mark[k] = 1
                         seed[k, 0] = 0.0
@@ -272,3 +270,9 @@ def pushed_rows(plans):
             rows[m] = k
             m += 1
     return rows[:m].copy()
+
+
+@njit(cache=True, inline="always")
+def _other_level(lows, highs, j, k):
+    """Whether agents ``j`` and ``k`` lie wholly apart along ``up`` (they never push)."""
+    return lows[k] > highs[j] or lows[j] > highs[k]
